@@ -1,0 +1,37 @@
+#!/bin/sh
+# Build the host libgomp.so.1 and libgomp-plugin-nvptx.so.1 from the patched
+# GCC tree and install them into PREFIX/lib (headers into PREFIX/include).
+# libgomp.so.1 gets a RUNPATH of $ORIGIN so that it loads the plugin that
+# sits beside it, not another installed one.
+#
+# Usage: build-libgomp-host.sh GCC_SRC WORKDIR PREFIX
+set -e
+src=$1
+work=$2
+prefix=$3
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+cc=${HOST_CC:-gcc-12}
+obj=$work/libgomp-host
+log=$work/libgomp-host.log
+
+if ! test -f "$obj/config.status"; then
+  rm -rf "$obj"; mkdir -p "$obj"
+  echo "[libgomp-host] configure (log: $log)"
+  ( cd "$obj" && "$src"/libgomp/configure \
+      --build=x86_64-pc-linux-gnu --host=x86_64-pc-linux-gnu \
+      --target=x86_64-pc-linux-gnu --enable-offload-targets=nvptx-none \
+      --disable-multilib --disable-static --with-gcc-major-version-only \
+      --prefix="$obj/inst" CC="$cc" GFORTRAN=no CFLAGS="-g -O2" ) > "$log" 2>&1 \
+    || { tail -30 "$log" >&2; echo "[libgomp-host] configure failed, see $log" >&2; exit 1; }
+fi
+echo "[libgomp-host] build libgomp.so.1 and the nvptx plugin (about 2 min)"
+( cd "$obj" && make -j"$jobs" LDFLAGS='-Wl,-rpath,\$$ORIGIN' \
+    && make install ) >> "$log" 2>&1 \
+  || { grep -E 'error|Error' "$log" | tail -20 >&2; echo "[libgomp-host] failed, see $log" >&2; exit 1; }
+mkdir -p "$prefix/lib" "$prefix/include"
+for f in "$obj"/inst/lib*/libgomp.so* "$obj"/inst/lib*/libgomp-plugin-nvptx.so*; do
+  cp -P "$f" "$prefix/lib/"
+done
+cp "$obj"/inst/lib/gcc/*/*/include/omp.h "$obj"/inst/lib/gcc/*/*/include/openacc.h \
+   "$obj"/inst/lib/gcc/*/*/include/acc_prof.h "$prefix/include/" 2>/dev/null \
+  || cp "$obj"/omp.h "$src"/libgomp/openacc.h "$src"/libgomp/acc_prof.h "$prefix/include/"

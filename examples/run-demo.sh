@@ -1,0 +1,15 @@
+#!/bin/sh
+# Build and run the examples with gomp-gcc from an install tree.
+# Usage: run-demo.sh STAGE WORKDIR
+set -e
+stage=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$work"
+cd "$work"
+for src in "$here"/*.c; do
+  name=$(basename "$src" .c)
+  echo "== $name: $stage/bin/gomp-gcc -O2 -fopenmp -foffload=nvptx-none $name.c"
+  "$stage"/bin/gomp-gcc -O2 -fopenmp -foffload=nvptx-none "$src" -o "$name"
+  ./"$name"
+done

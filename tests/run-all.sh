@@ -1,0 +1,72 @@
+#!/bin/sh
+# Run every test of the project against an install tree and print one
+# closing line: "N passed, N failed, N skipped".
+#   1. unit tests (tests/unit/*.c, tests/unit/*.sh): PASS:/FAIL: lines;
+#   2. the DejaGnu testsuite in libgomp/testsuite (runtest --tool libgomp),
+#      whose tests also check the embedded PTX with ptxas/nvlink;
+# Usage: run-all.sh TOP_SRCDIR STAGE WORKDIR NEWLIB_PREFIX
+# Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC.
+top=$1
+stage=$2
+work=$3
+newlib=$4
+cc=${HOST_CC:-gcc-12}
+runtest=${RUNTEST:-runtest}
+
+rm -rf "$work"
+mkdir -p "$work/unit" "$work/dejagnu"
+log=$work/unit/unit.log
+: > "$log"
+
+echo "[check] unit tests"
+"$cc" -O2 -Wall -D_GNU_SOURCE -o "$work/ptx-extract" "$top/tests/ptx-extract.c" \
+  || { echo "FAIL: build ptx-extract"; echo "0 passed, 1 failed"; exit 1; }
+for t in "$top"/tests/unit/*.c; do
+  name=$(basename "$t" .c)
+  if "$cc" -O2 -Wall -Werror -I"$top/libgomp/config/nvptx" -I"$top/libgomp" \
+       -o "$work/unit/$name" "$t" -lpthread >> "$log" 2>&1; then
+    ( cd "$work/unit" && "./$name" ) >> "$log" 2>&1 \
+      || echo "FAIL: $name exited with status $?" >> "$log"
+  else
+    echo "FAIL: $name does not compile" >> "$log"
+  fi
+done
+for t in "$top"/tests/unit/*.sh; do
+  test -f "$t" || continue
+  STAGE=$stage NEWLIB=$newlib TOP=$top WORK=$work/unit HOST_CC=$cc \
+    PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \
+    sh "$t" >> "$log" 2>&1 \
+    || echo "FAIL: $(basename "$t") exited with status $?" >> "$log"
+done
+grep -E '^(FAIL|UNSUPPORTED):' "$log"
+upass=$(grep -c '^PASS:' "$log")
+ufail=$(grep -c '^FAIL:' "$log")
+uskip=$(grep -c '^UNSUPPORTED:' "$log")
+echo "[check] unit: $upass passed, $ufail failed, $uskip unsupported"
+
+echo "[check] DejaGnu: libgomp/testsuite (log: $work/dejagnu/libgomp.log)"
+( cd "$work/dejagnu" && "$runtest" --tool libgomp --srcdir "$top/libgomp/testsuite" \
+    GOMP_HS_PREFIX="$stage" GOMP_PTX_EXTRACT="$work/ptx-extract" \
+    PTXAS="$PTXAS" NVLINK="$NVLINK" ) > "$work/dejagnu/runtest.out" 2>&1
+sum=$work/dejagnu/libgomp.sum
+if test -f "$sum"; then
+  grep -E '^(FAIL|XPASS|UNRESOLVED|UNSUPPORTED|ERROR):' "$sum"
+  dpass=$(grep -c -E '^(PASS|XFAIL):' "$sum")
+  dfail=$(grep -c -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$sum")
+  dskip=$(grep -c -E '^(UNSUPPORTED|UNTESTED):' "$sum")
+  # A DejaGnu run that broke before counting anything is a failure.
+  grep -q '^ERROR' "$work/dejagnu/runtest.out" && dfail=$((dfail + 1))
+else
+  tail -20 "$work/dejagnu/runtest.out"
+  dpass=0 dfail=1 dskip=0
+fi
+echo "[check] DejaGnu: $dpass passed, $dfail failed, $dskip unsupported"
+
+pass=$((upass + dpass))
+fail=$((ufail + dfail))
+skip=$((uskip + dskip))
+if test $((pass + fail)) -eq 0; then
+  fail=1
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+test "$fail" -eq 0

@@ -27,7 +27,7 @@ fi
 echo "[libgomp-host] build libgomp.so.1 and the nvptx plugin (about 2 min)"
 ( cd "$obj" && make -j"$jobs" LDFLAGS='-Wl,-rpath,\$$ORIGIN' \
     && make install ) >> "$log" 2>&1 \
-  || { grep -E 'error|Error' "$log" | tail -20 >&2; echo "[libgomp-host] failed, see $log" >&2; exit 1; }
+  || { grep -E ': error|Error [0-9]|undefined reference' "$log" | tail -20 >&2; echo "[libgomp-host] failed, see $log" >&2; exit 1; }
 mkdir -p "$prefix/lib" "$prefix/include"
 for f in "$obj"/inst/lib*/libgomp.so* "$obj"/inst/lib*/libgomp-plugin-nvptx.so*; do
   cp -P "$f" "$prefix/lib/"
@@ -35,3 +35,9 @@ done
 cp "$obj"/inst/lib/gcc/*/*/include/omp.h "$obj"/inst/lib/gcc/*/*/include/openacc.h \
    "$obj"/inst/lib/gcc/*/*/include/acc_prof.h "$prefix/include/" 2>/dev/null \
   || cp "$obj"/omp.h "$src"/libgomp/openacc.h "$src"/libgomp/acc_prof.h "$prefix/include/"
+
+# A PIC crtoffloadtable.o for lto-wrapper (see libgcc/crtoffloadtable.c).
+top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$prefix/lib/offload"
+"$cc" -O2 -fPIC -c "$top_srcdir/libgcc/crtoffloadtable.c" \
+  -o "$prefix/lib/offload/crtoffloadtable.o"

@@ -35,7 +35,7 @@ for ml in default mgomp; do
   fi
   echo "[libgomp-nvptx] $ml: build (about 1 min)"
   ( cd "$obj" && make -j"$jobs" libgomp.la ) >> "$log" 2>&1 \
-    || { grep -E 'error|Error' "$log" | tail -20 >&2; echo "[libgomp-nvptx] failed, see $log" >&2; exit 1; }
+    || { grep -E ': error|Error [0-9]|undefined reference' "$log" | tail -20 >&2; echo "[libgomp-nvptx] failed, see $log" >&2; exit 1; }
   mkdir -p "$dest$sub"
   cp "$obj"/.libs/libgomp.a "$dest$sub"/libgomp.a
 done

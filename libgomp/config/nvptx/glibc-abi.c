@@ -366,6 +366,66 @@ __strncat_chk (char *dst, const char *src, size_t n, size_t dstlen)
   return dst;
 }
 
+int
+__vasprintf_chk (char **strp, int flag, const char *fmt, va_list ap)
+{
+  (void) flag;
+  return vasprintf (strp, fmt, ap);
+}
+
+int
+__asprintf_chk (char **strp, int flag, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start (ap, fmt);
+  r = __vasprintf_chk (strp, flag, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+char *
+__fgets_unlocked_chk (char *s, size_t size, int n, FILE *fp)
+{
+  if ((size_t) n > size)
+    __chk_fail ();
+  return fgets_unlocked (s, n, fp);
+}
+
+size_t
+__fread_unlocked_chk (void *ptr, size_t ptrlen, size_t size, size_t n,
+		      FILE *fp)
+{
+  size_t bytes;
+  if (__builtin_mul_overflow (size, n, &bytes) || bytes > ptrlen)
+    __chk_fail ();
+  return fread_unlocked (ptr, size, n, fp);
+}
+
+size_t
+__mbstowcs_chk (wchar_t *dst, const char *src, size_t len, size_t dstlen)
+{
+  if (dst != NULL && len > dstlen)
+    __chk_fail ();
+  return mbstowcs (dst, src, len);
+}
+
+size_t
+__wcstombs_chk (char *dst, const wchar_t *src, size_t len, size_t dstlen)
+{
+  if (dst != NULL && len > dstlen)
+    __chk_fail ();
+  return wcstombs (dst, src, len);
+}
+
+int
+__wctomb_chk (char *s, wchar_t wc, size_t buflen)
+{
+  if (s != NULL && buflen < (size_t) MB_CUR_MAX)
+    __chk_fail ();
+  return wctomb (s, wc);
+}
+
 /* _FILE_OFFSET_BITS=64 names.  off_t is 64 bits on both sides, so these
    are the same functions.  */
 
@@ -410,4 +470,28 @@ int
 fsetpos64 (FILE *fp, const fpos_t *pos)
 {
   return fsetpos (fp, pos);
+}
+
+int
+mkstemp64 (char *template)
+{
+  return mkstemp (template);
+}
+
+int
+mkstemps64 (char *template, int suffixlen)
+{
+  return mkstemps (template, suffixlen);
+}
+
+int
+mkostemp64 (char *template, int flags)
+{
+  return mkostemp (template, flags);
+}
+
+int
+mkostemps64 (char *template, int suffixlen, int flags)
+{
+  return mkostemps (template, suffixlen, flags);
 }

@@ -36,14 +36,22 @@
    descriptors 1 and 2) goes to the CUDA printf FIFO, in chunks, and every
    other request fails with ENOSYS.  */
 
+/* Have newlib's headers declare the underscored system calls, so that
+   the definitions below are checked against what newlib calls.  */
+#define _COMPILING_NEWLIB 1
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include "glibc-abi.h"
 
 extern int vprintf (const char *, va_list);
@@ -93,7 +101,7 @@ hs_close (int fd)
   return fail (HOST_ENOSYS);
 }
 
-static long
+static ssize_t
 hs_write (int fd, const void *buf, size_t count)
 {
   const char *p = buf;
@@ -122,7 +130,7 @@ hs_write (int fd, const void *buf, size_t count)
   return count;
 }
 
-static long
+static ssize_t
 hs_read (int fd, void *buf, size_t count)
 {
   (void) buf;
@@ -132,8 +140,8 @@ hs_read (int fd, void *buf, size_t count)
   return fail (HOST_ENOSYS);
 }
 
-static long
-hs_lseek (int fd, long offset, int whence)
+static off_t
+hs_lseek (int fd, off_t offset, int whence)
 {
   (void) offset;
   if (fd < 0)
@@ -204,7 +212,21 @@ open (const char *path, int flags, ...)
   return hs_open (path, flags, mode);
 }
 
-int open64 (const char *, int, ...) __attribute__ ((alias ("open")));
+/* No aliases on nvptx: the 64-bit-offset names are small wrappers.  */
+
+int
+open64 (const char *path, int flags, ...)
+{
+  unsigned mode = 0;
+  if (flags & HOST_O_CREAT)
+    {
+      va_list ap;
+      va_start (ap, flags);
+      mode = va_arg (ap, unsigned);
+      va_end (ap);
+    }
+  return hs_open (path, flags, mode);
+}
 
 /* _FORTIFY_SOURCE's open without a mode argument.  */
 int
@@ -213,7 +235,11 @@ __open_2 (const char *path, int flags)
   return hs_open (path, flags, 0);
 }
 
-int __open64_2 (const char *, int) __attribute__ ((alias ("__open_2")));
+int
+__open64_2 (const char *path, int flags)
+{
+  return hs_open (path, flags, 0);
+}
 
 int
 creat (const char *path, mode_t mode)
@@ -221,7 +247,11 @@ creat (const char *path, mode_t mode)
   return hs_open (path, HOST_O_WRONLY | HOST_O_CREAT | HOST_O_TRUNC, mode);
 }
 
-int creat64 (const char *, mode_t) __attribute__ ((alias ("creat")));
+int
+creat64 (const char *path, mode_t mode)
+{
+  return creat (path, mode);
+}
 
 int
 close (int fd)
@@ -229,25 +259,29 @@ close (int fd)
   return hs_close (fd);
 }
 
-long
+ssize_t
 read (int fd, void *buf, size_t count)
 {
   return hs_read (fd, buf, count);
 }
 
-long
+ssize_t
 write (int fd, const void *buf, size_t count)
 {
   return hs_write (fd, buf, count);
 }
 
-long
-lseek (int fd, long offset, int whence)
+off_t
+lseek (int fd, off_t offset, int whence)
 {
   return hs_lseek (fd, offset, whence);
 }
 
-long lseek64 (int, long, int) __attribute__ ((alias ("lseek")));
+off_t
+lseek64 (int fd, off_t offset, int whence)
+{
+  return hs_lseek (fd, offset, whence);
+}
 
 /* The host's struct stat is not newlib's: these take a struct host_stat,
    whatever the prototype in newlib's header says.  */
@@ -258,7 +292,11 @@ fstat (int fd, struct stat *st)
   return hs_fstat (fd, (struct host_stat *) st);
 }
 
-int fstat64 (int, struct stat *) __attribute__ ((alias ("fstat")));
+int
+fstat64 (int fd, struct stat *st)
+{
+  return hs_fstat (fd, (struct host_stat *) st);
+}
 
 int
 stat (const char *__restrict path, struct stat *__restrict st)
@@ -266,7 +304,11 @@ stat (const char *__restrict path, struct stat *__restrict st)
   return hs_stat (path, (struct host_stat *) st, 1);
 }
 
-int stat64 (const char *, struct stat *) __attribute__ ((alias ("stat")));
+int
+stat64 (const char *path, struct stat *st)
+{
+  return hs_stat (path, (struct host_stat *) st, 1);
+}
 
 int
 lstat (const char *__restrict path, struct stat *__restrict st)
@@ -274,7 +316,11 @@ lstat (const char *__restrict path, struct stat *__restrict st)
   return hs_stat (path, (struct host_stat *) st, 0);
 }
 
-int lstat64 (const char *, struct stat *) __attribute__ ((alias ("lstat")));
+int
+lstat64 (const char *path, struct stat *st)
+{
+  return hs_stat (path, (struct host_stat *) st, 0);
+}
 
 int
 unlink (const char *path)
@@ -301,7 +347,7 @@ fsync (int fd)
 {
   if (fd < 0)
     return fail (HOST_EBADF);
-  return console_fd_p (fd) ? 0 : fail (HOST_ENOSYS);
+  return console_fd_p (fd) ? 0 : (int) fail (HOST_ENOSYS);
 }
 
 int
@@ -367,8 +413,16 @@ host_to_newlib_stat (const struct host_stat *h, struct stat *st)
 }
 
 int
-_open (const char *path, int flags, int mode)
+_open (const char *path, int flags, ...)
 {
+  unsigned mode = 0;
+  if (flags & O_CREAT)
+    {
+      va_list ap;
+      va_start (ap, flags);
+      mode = va_arg (ap, unsigned);
+      va_end (ap);
+    }
   return hs_open (path, newlib_to_host_open_flags (flags), mode);
 }
 
@@ -378,13 +432,13 @@ _close (int fd)
   return hs_close (fd);
 }
 
-_READ_WRITE_RETURN_TYPE
+ssize_t
 _read (int fd, void *buf, size_t count)
 {
   return hs_read (fd, buf, count);
 }
 
-_READ_WRITE_RETURN_TYPE
+ssize_t
 _write (int fd, const void *buf, size_t count)
 {
   return hs_write (fd, buf, count);
@@ -440,4 +494,90 @@ int
 _isatty (int fd)
 {
   return hs_isatty (fd);
+}
+
+/* The rest of newlib's system calls have no meaning for a target region
+   (processes, signals, the program break) or no host service yet.  They
+   exist so that any newlib function links, and fail as POSIX allows.  */
+
+int
+_fcntl (int fd, int cmd, ...)
+{
+  (void) fd;
+  (void) cmd;
+  return fail (HOST_ENOSYS);
+}
+
+int
+_mkdir (const char *path, mode_t mode)
+{
+  (void) mode;
+  return hs_path_op (path);
+}
+
+int
+_gettimeofday (struct timeval *tv, void *tz)
+{
+  (void) tv;
+  (void) tz;
+  return fail (HOST_ENOSYS);
+}
+
+clock_t
+_times (struct tms *buf)
+{
+  (void) buf;
+  return (clock_t) fail (HOST_ENOSYS);
+}
+
+int
+_getpid (void)
+{
+  return fail (HOST_ENOSYS);
+}
+
+int
+_kill (int pid, int sig)
+{
+  (void) pid;
+  (void) sig;
+  return fail (HOST_ENOSYS);
+}
+
+int
+_fork (void)
+{
+  return fail (HOST_ENOSYS);
+}
+
+int
+_wait (int *status)
+{
+  (void) status;
+  return fail (HOST_ENOSYS);
+}
+
+int
+_execve (const char *path, char *const argv[], char *const envp[])
+{
+  (void) path;
+  (void) argv;
+  (void) envp;
+  return fail (HOST_ENOSYS);
+}
+
+void *
+_sbrk (ptrdiff_t incr)
+{
+  /* malloc is the CUDA runtime's; nothing else may grow the heap.  */
+  (void) incr;
+  errno = HOST_ENOMEM;
+  return (void *) -1;
+}
+
+/* _exit and _Exit end the kernel like exit, without flushing stdio.  */
+void
+_exit (int status)
+{
+  exit (status);
 }

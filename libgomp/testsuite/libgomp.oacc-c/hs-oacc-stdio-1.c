@@ -11,8 +11,7 @@ main (void)
   const char path[] = "hs-oacc-stdio-1.tmp";
   int v = 0, enoent = 0;
 
-#pragma acc parallel num_gangs(1) num_workers(1) vector_length(1) \
-		     copyin(path) copyout(v, enoent)
+#pragma acc parallel num_gangs(1) copyin(path) copyout(v, enoent)
   {
     FILE *f = fopen (path, "w");
     if (f != NULL)

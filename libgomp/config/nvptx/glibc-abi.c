@@ -35,6 +35,7 @@
    with newlib's FILE behind the pointer they would corrupt the stream, so
    a program that uses them fails to link instead.  */
 
+#define _GNU_SOURCE 1
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

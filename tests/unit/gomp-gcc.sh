@@ -1,0 +1,92 @@
+#!/bin/sh
+# Unit tests of the gomp-gcc driver: clear errors, PTX ISA selection,
+# host-only builds, and a relocated install tree that works without any
+# environment variable.  Environment: STAGE, WORK, PTX_EXTRACT.
+stage=$STAGE
+work=$WORK/gomp-gcc
+rm -rf "$work"; mkdir -p "$work"
+cd "$work" || exit 1
+
+pass () { echo "PASS: gomp-gcc $*"; }
+fail () { echo "FAIL: gomp-gcc $*"; }
+
+cat > t.c <<'SRC'
+#include <stdio.h>
+#include <omp.h>
+int
+main (void)
+{
+  int n = 0;
+#pragma omp target map(from: n)
+  n = 6 * 7;
+  printf ("n=%d\n", n);
+  return n != 42;
+}
+SRC
+
+# 1. No runtime next to the driver: a clear error, non-zero status.
+mkdir -p empty/bin
+cp "$stage/bin/gomp-gcc" empty/bin/
+if empty/bin/gomp-gcc -fopenmp t.c -o t-empty 2> err.txt; then
+  fail "without a runtime: succeeded"
+elif grep -q "libgomp.so.1 is missing: build it with 'make' first" err.txt; then
+  pass "without a runtime: clear error"
+else
+  fail "without a runtime: unexpected message: $(cat err.txt)"
+fi
+
+# 2. Default ISA and GOMP_GCC_PTX_ISA override, read off the user's module.
+user_isa ()
+{
+  rm -rf "ptx-$1"; mkdir "ptx-$1"
+  "$PTX_EXTRACT" "$1" "ptx-$1" > /dev/null || return 1
+  grep -l 'main\$_omp_fn' "ptx-$1"/*.ptx | head -n 1 | xargs grep -h -o '^\.target sm_[0-9]*'
+}
+"$stage/bin/gomp-gcc" -O2 -fopenmp t.c -o t-default 2> err.txt \
+  && ./t-default | grep -q 'n=42' \
+  && pass "default build runs" || fail "default build: $(cat err.txt)"
+isa=$(user_isa t-default)
+test "$isa" = ".target sm_80" && pass "default ISA sm_80" || fail "default ISA: '$isa'"
+GOMP_GCC_PTX_ISA=sm_75 "$stage/bin/gomp-gcc" -O2 -fopenmp t.c -o t-75 2> err.txt
+isa=$(user_isa t-75)
+test "$isa" = ".target sm_75" && pass "GOMP_GCC_PTX_ISA=sm_75" || fail "GOMP_GCC_PTX_ISA=sm_75: '$isa'"
+
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload-options=nvptx-none=-misa=sm_75 \
+  t.c -o t-opt75 2> err.txt
+isa=$(user_isa t-opt75)
+test "$isa" = ".target sm_75" && pass "user's -misa=sm_75 wins" || fail "user's -misa=sm_75: '$isa'"
+
+# 3. -foffload=disable: a host-only executable, no PTX in it.
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=disable t.c -o t-host 2> err.txt \
+  && ./t-host | grep -q 'n=42' || fail "-foffload=disable build: $(cat err.txt)"
+mkdir -p ptx-host
+if "$PTX_EXTRACT" t-host ptx-host > /dev/null 2>&1; then
+  fail "-foffload=disable: PTX embedded"
+else
+  pass "-foffload=disable: host only"
+fi
+
+# 4. A relocated install tree: the executable finds that tree's libgomp,
+#    and libgomp the plugin beside it, with no environment variable.
+cp -RP "$stage" moved
+env -u LD_LIBRARY_PATH moved/bin/gomp-gcc -O2 -fopenmp t.c -o t-moved 2> err.txt \
+  || fail "relocated tree: $(cat err.txt)"
+lib=$(env -u LD_LIBRARY_PATH ldd ./t-moved | awk '/libgomp.so.1/ { print $3 }')
+case $lib in
+  "$work/moved/lib/libgomp.so.1") pass "relocated tree: libgomp from the tree" ;;
+  *) fail "relocated tree: libgomp resolved to '$lib'" ;;
+esac
+env -u LD_LIBRARY_PATH ./t-moved | grep -q 'n=42' \
+  && pass "relocated tree: runs" || fail "relocated tree: does not run"
+if readelf -d moved/lib/libgomp.so.1 | grep -q 'RUNPATH.*\[\$ORIGIN\]'; then
+  pass "libgomp.so.1 loads its plugin from its own directory"
+else
+  fail "libgomp.so.1 has no \$ORIGIN runpath"
+fi
+
+# 5. No text relocation in a PIE with offload code.
+if readelf -d t-default | grep -q TEXTREL; then
+  fail "offloading executable has DT_TEXTREL"
+else
+  pass "offloading executable has no DT_TEXTREL"
+fi

@@ -5,7 +5,8 @@
 #   2. the DejaGnu testsuite in libgomp/testsuite (runtest --tool libgomp),
 #      whose tests also check the embedded PTX with ptxas/nvlink;
 # Usage: run-all.sh TOP_SRCDIR STAGE WORKDIR NEWLIB_PREFIX
-# Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC.
+# Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC, GCC_SRC (the
+# patched GCC tree).
 top=$1
 stage=$2
 work=$3
@@ -33,7 +34,7 @@ for t in "$top"/tests/unit/*.c; do
 done
 for t in "$top"/tests/unit/*.sh; do
   test -f "$t" || continue
-  STAGE=$stage NEWLIB=$newlib TOP=$top WORK=$work/unit HOST_CC=$cc \
+  STAGE=$stage NEWLIB=$newlib TOP=$top WORK=$work/unit HOST_CC=$cc GCC_SRC=$GCC_SRC \
     PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \
     sh "$t" >> "$log" 2>&1 \
     || echo "FAIL: $(basename "$t") exited with status $?" >> "$log"

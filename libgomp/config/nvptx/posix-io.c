@@ -28,13 +28,16 @@
    layouts.  Code in a target region calls the plain names (open, write,
    ...) with the host C library's constants, because it was preprocessed
    with the host's headers.  Both families are defined here and meet in
-   one set of helpers that speak the host's ABI; newlib's flags and
-   structures are translated on the way.  errno always holds the host's
-   values, since that is what user code compares it with.
+   one set of helpers that speak the host's ABI, which is also the wire
+   protocol's (host-service.h); newlib's flags and structures are
+   translated on the way.  errno always holds the host's values, since
+   that is what user code compares it with.
 
-   The host-service transport is not connected yet: the console (file
-   descriptors 1 and 2) goes to the CUDA printf FIFO, in chunks, and every
-   other request fails with ENOSYS.  */
+   Every call goes to the host through the host-service client
+   (host-service.c).  When the plugin set up no region (host services off,
+   or a libgomp without them), console output (file descriptors 1 and 2)
+   still goes to the CUDA printf buffer, in chunks, and everything else
+   fails with ENOSYS.  */
 
 /* Have newlib's headers declare the underscored system calls, so that
    the definitions below are checked against what newlib calls.  */
@@ -43,16 +46,18 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <stddef.h>
-#include <stdlib.h>
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 #include "glibc-abi.h"
+#include "host-service-device.h"
 
 extern int vprintf (const char *, va_list);
 
@@ -75,44 +80,33 @@ fail (int host_errno)
   return -1;
 }
 
-static int
-console_fd_p (int fd)
+/* One host call; on failure errno is set from the reply.  */
+static int64_t
+hs (uint32_t op, int64_t a0, int64_t a1, int64_t a2, const void *in,
+    uint64_t in_len, void *out, uint64_t out_cap, uint64_t *out_len)
 {
-  return fd == 1 || fd == 2;
+  int32_t err;
+  int64_t r = gomp_hs_call (op, a0, a1, a2, in, in_len, out, out_cap,
+			    out_len, &err);
+  if (r < 0 || err != 0)
+    errno = err;
+  return r;
 }
 
-/* The helpers below speak the host's ABI.  */
-
-static int
-hs_open (const char *path, int host_flags, unsigned mode)
+static int64_t
+hs_path (uint32_t op, const char *path, int64_t a0, int64_t a1, void *out,
+	 uint64_t out_cap)
 {
-  (void) host_flags;
-  (void) mode;
   if (path == NULL)
     return fail (HOST_EFAULT);
-  return fail (HOST_ENOSYS);
+  return hs (op, a0, a1, 0, path, strlen (path) + 1, out, out_cap, NULL);
 }
 
-static int
-hs_close (int fd)
-{
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  return fail (HOST_ENOSYS);
-}
-
+/* Console output without a host service: the CUDA printf buffer.  */
 static ssize_t
-hs_write (int fd, const void *buf, size_t count)
+console_write (const char *p, size_t count)
 {
-  const char *p = buf;
   size_t left = count;
-
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  if (!console_fd_p (fd))
-    return fail (HOST_ENOSYS);
-  if (count > 0 && buf == NULL)
-    return fail (HOST_EFAULT);
   /* %.*s stops at a NUL byte; emit those one at a time.  */
   while (left > 0)
     {
@@ -130,85 +124,145 @@ hs_write (int fd, const void *buf, size_t count)
   return count;
 }
 
+/* The helpers below speak the host's ABI.  */
+
+static int
+hs_open (const char *path, int host_flags, unsigned mode)
+{
+  return hs_path (GOMP_HS_OP_OPEN, path, host_flags, mode, NULL, 0);
+}
+
+static int
+hs_close (int fd)
+{
+  return hs (GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL);
+}
+
+static ssize_t
+hs_write (int fd, const void *buf, size_t count)
+{
+  if (count > 0 && buf == NULL)
+    return fail (HOST_EFAULT);
+  if ((fd == 1 || fd == 2) && !gomp_hs_available ())
+    return console_write (buf, count);
+  return hs (GOMP_HS_OP_WRITE, fd, 0, 0, buf, count, NULL, 0, NULL);
+}
+
 static ssize_t
 hs_read (int fd, void *buf, size_t count)
 {
-  (void) buf;
-  (void) count;
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  return fail (HOST_ENOSYS);
+  if (count > 0 && buf == NULL)
+    return fail (HOST_EFAULT);
+  return hs (GOMP_HS_OP_READ, fd, count, 0, NULL, 0, buf, count, NULL);
 }
 
 static off_t
 hs_lseek (int fd, off_t offset, int whence)
 {
-  (void) offset;
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  if (whence < 0 || whence > 2)
-    return fail (HOST_EINVAL);
-  return fail (console_fd_p (fd) || fd == 0 ? HOST_ESPIPE : HOST_ENOSYS);
+  return hs (GOMP_HS_OP_LSEEK, fd, offset, whence, NULL, 0, NULL, 0, NULL);
+}
+
+static void
+wire_to_host_stat (const struct gomp_hs_stat *w, struct host_stat *h)
+{
+  memset (h, 0, sizeof *h);
+  h->st_dev = w->dev;
+  h->st_ino = w->ino;
+  h->st_nlink = w->nlink;
+  h->st_mode = w->mode;
+  h->st_uid = w->uid;
+  h->st_gid = w->gid;
+  h->st_rdev = w->rdev;
+  h->st_size = w->size;
+  h->st_blksize = w->blksize;
+  h->st_blocks = w->blocks;
+  h->st_atim.tv_sec = w->atime_sec;
+  h->st_atim.tv_nsec = w->atime_nsec;
+  h->st_mtim.tv_sec = w->mtime_sec;
+  h->st_mtim.tv_nsec = w->mtime_nsec;
+  h->st_ctim.tv_sec = w->ctime_sec;
+  h->st_ctim.tv_nsec = w->ctime_nsec;
 }
 
 static int
 hs_fstat (int fd, struct host_stat *st)
 {
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  if (fd <= 2)
-    {
-      /* The standard streams are character devices.  */
-      memset (st, 0, sizeof *st);
-      st->st_mode = HOST_S_IFCHR | 0620;
-      st->st_blksize = 1024;
-      return 0;
-    }
-  return fail (HOST_ENOSYS);
+  struct gomp_hs_stat w;
+  if (st == NULL)
+    return fail (HOST_EFAULT);
+  if (hs (GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &w, sizeof w, NULL) != 0)
+    return -1;
+  wire_to_host_stat (&w, st);
+  return 0;
 }
 
 static int
 hs_stat (const char *path, struct host_stat *st, int follow)
 {
-  (void) st;
-  (void) follow;
-  if (path == NULL)
+  struct gomp_hs_stat w;
+  if (st == NULL)
     return fail (HOST_EFAULT);
-  return fail (HOST_ENOSYS);
-}
-
-static int
-hs_path_op (const char *path)
-{
-  if (path == NULL)
-    return fail (HOST_EFAULT);
-  return fail (HOST_ENOSYS);
+  if (hs_path (follow ? GOMP_HS_OP_STAT : GOMP_HS_OP_LSTAT, path, 0, 0, &w,
+	       sizeof w) != 0)
+    return -1;
+  wire_to_host_stat (&w, st);
+  return 0;
 }
 
 static int
 hs_isatty (int fd)
 {
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  if (fd <= 2)
-    return 1;
-  fail (HOST_ENOSYS);
-  return 0;
+  return hs (GOMP_HS_OP_ISATTY, fd, 0, 0, NULL, 0, NULL, 0, NULL) == 1;
+}
+
+static int
+hs_rename (const char *from, const char *to)
+{
+  size_t a, b;
+  char *both;
+  int r;
+  if (from == NULL || to == NULL)
+    return fail (HOST_EFAULT);
+  a = strlen (from) + 1;
+  b = strlen (to) + 1;
+  both = malloc (a + b);
+  if (both == NULL)
+    return fail (HOST_ENOMEM);
+  memcpy (both, from, a);
+  memcpy (both + a, to, b);
+  r = hs (GOMP_HS_OP_RENAME, 0, 0, 0, both, a + b, NULL, 0, NULL);
+  free (both);
+  return r;
+}
+
+static int
+hs_time (uint32_t op, int64_t clock, struct gomp_hs_timespec *ts)
+{
+  return hs (op, clock, 0, 0, NULL, 0, ts, sizeof *ts, NULL);
 }
 
 /* Host (glibc) ABI: what code in a target region calls.  */
 
+/* open's mode argument, present when FLAGS (host values) ask to create.  */
+#define OPEN_MODE(FLAGS, MODE)			\
+  do						\
+    {						\
+      (MODE) = 0;				\
+      if ((FLAGS) & HOST_O_CREAT)		\
+	{					\
+	  va_list ap;				\
+	  va_start (ap, FLAGS);			\
+	  (MODE) = va_arg (ap, unsigned);	\
+	  va_end (ap);				\
+	}					\
+    }						\
+  while (0)
+
 int
 open (const char *path, int flags, ...)
 {
-  unsigned mode = 0;
-  if (flags & HOST_O_CREAT)
-    {
-      va_list ap;
-      va_start (ap, flags);
-      mode = va_arg (ap, unsigned);
-      va_end (ap);
-    }
+  unsigned mode;
+  OPEN_MODE (flags, mode);
   return hs_open (path, flags, mode);
 }
 
@@ -217,14 +271,8 @@ open (const char *path, int flags, ...)
 int
 open64 (const char *path, int flags, ...)
 {
-  unsigned mode = 0;
-  if (flags & HOST_O_CREAT)
-    {
-      va_list ap;
-      va_start (ap, flags);
-      mode = va_arg (ap, unsigned);
-      va_end (ap);
-    }
+  unsigned mode;
+  OPEN_MODE (flags, mode);
   return hs_open (path, flags, mode);
 }
 
@@ -325,15 +373,13 @@ lstat64 (const char *path, struct stat *st)
 int
 unlink (const char *path)
 {
-  return hs_path_op (path);
+  return hs_path (GOMP_HS_OP_UNLINK, path, 0, 0, NULL, 0);
 }
 
 int
 rename (const char *from, const char *to)
 {
-  if (to == NULL)
-    return fail (HOST_EFAULT);
-  return hs_path_op (from);
+  return hs_rename (from, to);
 }
 
 int
@@ -345,16 +391,49 @@ isatty (int fd)
 int
 fsync (int fd)
 {
-  if (fd < 0)
-    return fail (HOST_EBADF);
-  return console_fd_p (fd) ? 0 : (int) fail (HOST_ENOSYS);
+  return hs (GOMP_HS_OP_FSYNC, fd, 0, 0, NULL, 0, NULL, 0, NULL);
 }
 
 int
 access (const char *path, int amode)
 {
-  (void) amode;
-  return hs_path_op (path);
+  return hs_path (GOMP_HS_OP_ACCESS, path, amode, 0, NULL, 0);
+}
+
+int
+mkdir (const char *path, mode_t mode)
+{
+  return hs_path (GOMP_HS_OP_MKDIR, path, mode, 0, NULL, 0);
+}
+
+int
+gettimeofday (struct timeval *tv, void *tz)
+{
+  struct gomp_hs_timespec ts;
+  (void) tz;
+  if (hs_time (GOMP_HS_OP_GETTIMEOFDAY, 0, &ts) != 0)
+    return -1;
+  if (tv != NULL)
+    {
+      tv->tv_sec = ts.sec;
+      tv->tv_usec = ts.nsec;
+    }
+  return 0;
+}
+
+/* glibc's clockid_t is int and the clock numbers are the kernel's.  */
+int
+clock_gettime (clockid_t clock, struct timespec *tp)
+{
+  struct gomp_hs_timespec ts;
+  if (hs_time (GOMP_HS_OP_CLOCK_GETTIME, (int64_t) clock, &ts) != 0)
+    return -1;
+  if (tp != NULL)
+    {
+      tp->tv_sec = ts.sec;
+      tp->tv_nsec = ts.nsec;
+    }
+  return 0;
 }
 
 /* newlib ABI: what newlib's reentrant wrappers (_open_r, ...) call.  */
@@ -473,7 +552,7 @@ _stat (const char *path, struct stat *st)
 int
 _unlink (const char *path)
 {
-  return hs_path_op (path);
+  return hs_path (GOMP_HS_OP_UNLINK, path, 0, 0, NULL, 0);
 }
 
 int
@@ -487,7 +566,7 @@ _link (const char *from, const char *to)
 int
 _rename (const char *from, const char *to)
 {
-  return rename (from, to);
+  return hs_rename (from, to);
 }
 
 int
@@ -497,8 +576,8 @@ _isatty (int fd)
 }
 
 /* The rest of newlib's system calls have no meaning for a target region
-   (processes, signals, the program break) or no host service yet.  They
-   exist so that any newlib function links, and fail as POSIX allows.  */
+   (processes, signals, the program break).  They exist so that any newlib
+   function links, and fail as POSIX allows.  */
 
 int
 _fcntl (int fd, int cmd, ...)
@@ -511,16 +590,13 @@ _fcntl (int fd, int cmd, ...)
 int
 _mkdir (const char *path, mode_t mode)
 {
-  (void) mode;
-  return hs_path_op (path);
+  return hs_path (GOMP_HS_OP_MKDIR, path, mode, 0, NULL, 0);
 }
 
 int
 _gettimeofday (struct timeval *tv, void *tz)
 {
-  (void) tv;
-  (void) tz;
-  return fail (HOST_ENOSYS);
+  return gettimeofday (tv, tz);
 }
 
 clock_t

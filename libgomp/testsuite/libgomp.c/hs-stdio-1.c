@@ -58,4 +58,4 @@ main (void)
 
 /* { dg-output "closed=1 pos=29 sum=356 tail=1 rewound=0 enoent=1 line=second line" } */
 /* { dg-final { ptx-valid } } */
-/* { dg-final { ptx-defined-once open read write lseek close _open _write } } */
+/* { dg-final { ptx-defined-once open read write lseek close _open _write __gomp_host_service } } */

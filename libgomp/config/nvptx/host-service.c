@@ -1,0 +1,126 @@
+/* Host services: the nvptx device side.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+
+   This file is part of the GNU Offloading and Multi Processing Library
+   (libgomp).
+
+   Libgomp is free software; you can redistribute it and/or modify it
+   under the terms of the GNU General Public License as published by
+   the Free Software Foundation; either version 3, or (at your option)
+   any later version.
+
+   Libgomp is distributed in the hope that it will be useful, but WITHOUT ANY
+   WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+   FOR A PARTICULAR PURPOSE.  See the GNU General Public License for
+   more details.
+
+   Under Section 7 of GPL version 3, you are granted additional
+   permissions described in the GCC Runtime Library Exception, version
+   3.1, as published by the Free Software Foundation.
+
+   You should have received a copy of the GNU General Public License and
+   a copy of the GCC Runtime Library Exception along with this program;
+   see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
+   <http://www.gnu.org/licenses/>.  */
+
+/* The client of host-service.h on nvptx.  __gomp_host_service is what
+   the plugin looks for when it loads an image: an image that links this
+   file gets a region and a server; one that does not costs nothing.  The
+   client algorithm itself is host-service-client.h; this file supplies
+   its primitives for PTX:
+
+   - the region is host memory mapped into the device: stores to it are
+     made visible to the host, in order, with membar.sys, and it is read
+     with volatile loads (never cached) followed by membar.sys;
+   - port locks are device-memory atomics in __gomp_host_service.locks;
+   - back-off spins on %clock64 for exponentially longer, so a waiting
+     warp does not hammer the PCIe bus or starve its SM's other warps;
+   - under -muniform-simt (OpenMP) a client is a warp, whose lanes run the
+     same code in lock step; otherwise (OpenACC) every thread is one.  */
+
+#include "libgomp.h"
+#include "host-service-device.h"
+
+struct gomp_hs_device __gomp_host_service;
+
+static inline void
+hs_publish (volatile uint32_t *w, uint32_t v)
+{
+  __asm__ volatile ("membar.sys;" : : : "memory");
+  *w = v;
+}
+
+static inline uint32_t
+hs_observe (volatile uint32_t *w)
+{
+  uint32_t v = *w;
+  __asm__ volatile ("membar.sys;" : : : "memory");
+  return v;
+}
+
+static inline int
+hs_lock_try (struct gomp_hs_device *d, uint32_t i)
+{
+  uint32_t z = 0;
+  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
+				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void
+hs_lock_release (struct gomp_hs_device *d, uint32_t i)
+{
+  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
+}
+
+static inline uint64_t
+hs_clock (void)
+{
+  uint64_t t;
+  __asm__ volatile ("mov.u64 %0, %%clock64;" : "=r" (t));
+  return t;
+}
+
+static inline void
+hs_pause (unsigned *backoff)
+{
+  uint64_t t0 = hs_clock ();
+  uint64_t wait = (uint64_t) 64 << (*backoff < 10 ? *backoff : 10);
+  if (*backoff < 10)
+    ++*backoff;
+  while (hs_clock () - t0 < wait)
+    ;
+}
+
+static inline uint32_t
+hs_client_start (void)
+{
+  uint32_t ctaid, ntid_y, tid_y;
+  __asm__ ("mov.u32 %0, %%ctaid.x;" : "=r" (ctaid));
+  __asm__ ("mov.u32 %0, %%ntid.y;" : "=r" (ntid_y));
+  __asm__ ("mov.u32 %0, %%tid.y;" : "=r" (tid_y));
+#ifdef __nvptx_unisimt__
+  return ctaid * ntid_y + tid_y;
+#else
+  uint32_t tid_x;
+  __asm__ ("mov.u32 %0, %%tid.x;" : "=r" (tid_x));
+  return (ctaid * ntid_y + tid_y) * 32 + tid_x;
+#endif
+}
+
+#include "host-service-client.h"
+
+int
+gomp_hs_available (void)
+{
+  return hs_usable (&__gomp_host_service);
+}
+
+int64_t
+gomp_hs_call (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
+	      const void *in, uint64_t in_len, void *out, uint64_t out_cap,
+	      uint64_t *out_len, int32_t *err)
+{
+  int64_t args[4] = { a0, a1, a2, 0 };
+  return hs_call (&__gomp_host_service, op, args, in, in_len, out, out_cap,
+		  out_len, err);
+}

@@ -1,0 +1,239 @@
+/* Host services: the wire protocol between offloaded code and libgomp.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+
+   This file is part of the GNU Offloading and Multi Processing Library
+   (libgomp).
+
+   Libgomp is free software; you can redistribute it and/or modify it
+   under the terms of the GNU General Public License as published by
+   the Free Software Foundation; either version 3, or (at your option)
+   any later version.
+
+   Libgomp is distributed in the hope that it will be useful, but WITHOUT ANY
+   WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+   FOR A PARTICULAR PURPOSE.  See the GNU General Public License for
+   more details.
+
+   Under Section 7 of GPL version 3, you are granted additional
+   permissions described in the GCC Runtime Library Exception, version
+   3.1, as published by the Free Software Foundation.
+
+   You should have received a copy of the GNU General Public License and
+   a copy of the GCC Runtime Library Exception along with this program;
+   see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
+   <http://www.gnu.org/licenses/>.  */
+
+/* Host services let code running on an offload device call the host while
+   it runs: POSIX file I/O, stdio's system calls, the clock, and named host
+   callbacks.  This header is the whole wire protocol; the device runtime
+   (config/nvptx/host-service.c) and the host server (host-service.c)
+   both include it.
+
+   MEMORY.  One region per device, in host memory that the device can
+   read and write (pinned and mapped into the device's address space).
+   It starts with a struct gomp_hs_header, followed by NPORTS struct
+   gomp_hs_port, followed by NPORTS payload buffers of BUF_SIZE bytes each,
+   all at the offsets the header's accessors below compute.  The host
+   writes the header before the first kernel runs and never changes it; a
+   device runtime that finds a wrong magic or version refuses to use the
+   region (ENOSYS), so a mismatched pair fails loudly instead of talking
+   past each other.
+
+   PORTS.  A port is a request slot with its payload buffer.  A device
+   client (one per OpenMP thread, i.e. per warp under GCC's uniform-SIMT
+   model; one per thread in OpenACC vector code) owns a port from the
+   moment it takes the port's lock until it has read the last reply.
+   Port locks live in device memory (atomics there are always available);
+   the region itself is only ever accessed with plain, ordered loads and
+   stores from the device, since atomics over PCIe are not guaranteed.
+   A client that finds no free port backs off and tries again; a client
+   that holds a port waits only for the host, never for another client,
+   so there is no deadlock whatever the number of ports.
+
+   STATE MACHINE of one port.  Two 32-bit sequence words: DEV_SEQ,
+   written only by the device, and HOST_SEQ, written only by the host.
+   The port is idle when they are equal.
+
+     device (owner)                          host (server)
+     1. write REQ and the payload buffer
+     2. release fence (membar.sys)
+     3. DEV_SEQ = HOST_SEQ + 1   ---------->  4. sees DEV_SEQ != HOST_SEQ
+                                              5. acquire; copy REQ and the
+                                                 payload out of the region
+                                              6. act; write REP and the
+                                                 payload buffer
+     8. sees HOST_SEQ == DEV_SEQ  <---------  7. release; HOST_SEQ = DEV_SEQ
+     9. acquire fence; read REP and payload
+
+   One round moves at most BUF_SIZE bytes each way.  A call whose input
+   is larger (a big write, a long path, a host-call buffer) sends it in
+   rounds: the first with GOMP_HS_REQ_FIRST and TOTAL set to the whole
+   input length, the others with GOMP_HS_REQ_CONT; the host answers each
+   but the last with GOMP_HS_REP_MORE_IN.  A call whose output is larger
+   (a big read) gets the first part in the reply to its last input round
+   with GOMP_HS_REP_MORE_OUT set, and fetches the rest with empty
+   GOMP_HS_REQ_CONT rounds.  The final reply carries the call's result:
+   RET and ERRNO, with errno values of the host (Linux) ABI.  The host may
+   end a call early (an error, or a short write): it then sends the final
+   reply, and the client stops sending.  A FIRST request always starts a
+   new call, so a call abandoned midway (a kernel that ended or trapped)
+   leaves nothing behind but what the host discards.
+
+   TRUST.  Everything the device writes is untrusted: the host copies each
+   request out of the region before looking at it, checks the opcode,
+   flags, lengths, file descriptors and string termination, reaches only
+   descriptors that device code opened (plus 0, 1 and 2), and answers a bad
+   request with an error and errno rather than acting on it.  */
+
+#ifndef GOMP_HOST_SERVICE_H
+#define GOMP_HOST_SERVICE_H 1
+
+#include <stdint.h>
+
+#define GOMP_HS_MAGIC		0x53484f47u	/* "GOHS" */
+#define GOMP_HS_VERSION		1u
+
+/* Limits of the region the host creates.  */
+#define GOMP_HS_MAX_PORTS	1024u
+#define GOMP_HS_MIN_BUF_SIZE	64u
+#define GOMP_HS_MAX_BUF_SIZE	(1u << 20)
+
+/* Opcodes.  The host's op table (host-service.c) maps each to its name,
+   its argument checks and its handler.  Numbers are ABI: append only.  */
+enum gomp_hs_op
+{
+  GOMP_HS_OP_NONE = 0,		/* Never valid.  */
+  GOMP_HS_OP_OPEN,		/* in: path; arg0 flags, arg1 mode.  */
+  GOMP_HS_OP_CLOSE,		/* arg0 fd.  */
+  GOMP_HS_OP_READ,		/* arg0 fd, arg1 count; out: data.  */
+  GOMP_HS_OP_WRITE,		/* arg0 fd; in: data.  */
+  GOMP_HS_OP_LSEEK,		/* arg0 fd, arg1 offset, arg2 whence.  */
+  GOMP_HS_OP_FSTAT,		/* arg0 fd; out: struct gomp_hs_stat.  */
+  GOMP_HS_OP_STAT,		/* in: path; out: struct gomp_hs_stat.  */
+  GOMP_HS_OP_LSTAT,		/* in: path; out: struct gomp_hs_stat.  */
+  GOMP_HS_OP_UNLINK,		/* in: path.  */
+  GOMP_HS_OP_RENAME,		/* in: from, NUL, to, NUL.  */
+  GOMP_HS_OP_ISATTY,		/* arg0 fd.  */
+  GOMP_HS_OP_FSYNC,		/* arg0 fd.  */
+  GOMP_HS_OP_ACCESS,		/* in: path; arg0 mode.  */
+  GOMP_HS_OP_CLOCK_GETTIME,	/* arg0 clock id; out: struct gomp_hs_timespec.  */
+  GOMP_HS_OP_GETTIMEOFDAY,	/* out: struct gomp_hs_timespec (tv_nsec: usec).  */
+  GOMP_HS_OP_MKDIR,		/* in: path; arg0 mode.  */
+  GOMP_HS_OP_HOST_CALL,		/* Named host callbacks; see host-service.c.  */
+  GOMP_HS_OP_MAX
+};
+
+/* Request flags.  */
+#define GOMP_HS_REQ_FIRST	1u	/* First round of a call.  */
+#define GOMP_HS_REQ_CONT	2u	/* A later round.  */
+
+/* Reply flags.  */
+#define GOMP_HS_REP_MORE_IN	1u	/* Send the next input round.  */
+#define GOMP_HS_REP_MORE_OUT	2u	/* Fetch the next output round.  */
+
+struct gomp_hs_request
+{
+  uint32_t op;
+  uint32_t flags;
+  int64_t arg[4];
+  uint64_t len;			/* Payload bytes in this round.  */
+  uint64_t total;		/* Input bytes of the whole call.  */
+};
+
+struct gomp_hs_reply
+{
+  int64_t ret;
+  int32_t err;			/* Host errno, 0 on success.  */
+  uint32_t flags;
+  uint64_t len;			/* Payload bytes in this round.  */
+};
+
+/* A port's control block.  The sequence words sit in their own 64-byte
+   lines so that the device's and the host's stores do not share one.  */
+struct gomp_hs_port
+{
+  volatile uint32_t dev_seq;
+  uint32_t pad0[15];
+  volatile uint32_t host_seq;
+  uint32_t pad1[15];
+  struct gomp_hs_request req;
+  struct gomp_hs_reply rep;
+  uint8_t pad2[128 - sizeof (struct gomp_hs_request)
+	       - sizeof (struct gomp_hs_reply)];
+};
+
+struct gomp_hs_header
+{
+  uint32_t magic;
+  uint32_t version;
+  uint32_t nports;
+  uint32_t buf_size;
+  uint64_t size;		/* Of the whole region.  */
+  uint8_t pad[40];
+};
+
+_Static_assert (sizeof (struct gomp_hs_port) == 256, "port layout");
+_Static_assert (sizeof (struct gomp_hs_header) == 64, "header layout");
+
+/* The few errno values the protocol itself produces (host ABI, Linux).  */
+#define GOMP_HS_EPERM		1
+#define GOMP_HS_EBADF		9
+#define GOMP_HS_EFAULT		14
+#define GOMP_HS_EINVAL		22
+#define GOMP_HS_ENAMETOOLONG	36
+#define GOMP_HS_ENOSYS		38
+#define GOMP_HS_EPROTO		71
+
+/* Fixed-layout results.  */
+struct gomp_hs_stat
+{
+  uint64_t dev, ino, nlink;
+  uint32_t mode, uid, gid, pad;
+  uint64_t rdev;
+  int64_t size, blksize, blocks;
+  int64_t atime_sec, atime_nsec;
+  int64_t mtime_sec, mtime_nsec;
+  int64_t ctime_sec, ctime_nsec;
+};
+
+struct gomp_hs_timespec
+{
+  int64_t sec, nsec;
+};
+
+/* What the device runtime's global __gomp_host_service holds; the plugin
+   fills in REGION (the region's address on the device), NPORTS and
+   BUF_SIZE when it loads an image that has it.  LOCKS are the port locks,
+   in device memory.  */
+#define GOMP_HS_DEVICE_SYMBOL	"__gomp_host_service"
+struct gomp_hs_device
+{
+  uint64_t region;
+  uint32_t nports;
+  uint32_t buf_size;
+  uint32_t locks[GOMP_HS_MAX_PORTS];
+};
+
+/* Layout of the region.  */
+
+static inline uint64_t
+gomp_hs_ports_offset (void)
+{
+  return sizeof (struct gomp_hs_header);
+}
+
+static inline uint64_t
+gomp_hs_buf_offset (uint32_t nports, uint32_t buf_size, uint32_t i)
+{
+  return gomp_hs_ports_offset ()
+	 + (uint64_t) nports * sizeof (struct gomp_hs_port)
+	 + (uint64_t) i * buf_size;
+}
+
+static inline uint64_t
+gomp_hs_region_size (uint32_t nports, uint32_t buf_size)
+{
+  return gomp_hs_buf_offset (nports, buf_size, nports);
+}
+
+#endif /* GOMP_HOST_SERVICE_H */

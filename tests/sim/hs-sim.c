@@ -1,0 +1,627 @@
+/* The simulated device: host threads acting as device clients, running
+   the real client code (libgomp/host-service-client.h) against the real
+   server (libgomp/host-service.c) over the same region layout.  Covers
+   every opcode, 1 to 512 concurrent clients, payloads from 0 bytes to
+   64 MiB through port buffers as small as 64 bytes with per-client
+   checksums, bad requests, abandoned calls, descriptor ownership and
+   policies.  Prints one PASS:/FAIL: line per check.
+
+   Usage: hs-sim [MAX_BYTES]   (largest payload; default 64 MiB)  */
+
+#define _GNU_SOURCE 1
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "libgomp-plugin.h"
+#include "host-service.h"
+
+/* Client primitives for host threads.  */
+static __thread unsigned sim_client_id;
+#define hs_publish(W, V) __atomic_store_n ((W), (V), __ATOMIC_RELEASE)
+#define hs_observe(W) __atomic_load_n ((W), __ATOMIC_ACQUIRE)
+#define hs_client_start() (sim_client_id * 7u)
+
+static inline int
+hs_lock_try (struct gomp_hs_device *d, uint32_t i)
+{
+  uint32_t z = 0;
+  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
+				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void
+hs_lock_release (struct gomp_hs_device *d, uint32_t i)
+{
+  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
+}
+
+static inline void
+hs_pause (unsigned *backoff)
+{
+  if (++*backoff > 64)
+    sched_yield ();
+}
+
+#include "host-service-client.h"
+
+static int failures, checks;
+
+static void
+check (int ok, const char *fmt, ...)
+{
+  va_list ap;
+  checks++;
+  printf (ok ? "PASS: sim " : "FAIL: sim ");
+  if (!ok)
+    failures++;
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  putchar ('\n');
+  fflush (stdout);
+}
+
+/* One simulated device: a region, its server, the device-side state.  */
+struct sim
+{
+  void *region;
+  size_t size;
+  struct gomp_host_service *server;
+  struct gomp_hs_device *dev;
+};
+
+static void
+sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
+{
+  char v[32];
+  snprintf (v, sizeof v, "%u", ports);
+  setenv ("GOMP_HOST_SERVICES_PORTS", v, 1);
+  snprintf (v, sizeof v, "%u", buf);
+  setenv ("GOMP_HOST_SERVICES_BUFFER", v, 1);
+  setenv ("GOMP_HOST_SERVICES", policy, 1);
+  s->size = GOMP_PLUGIN_host_service_size ();
+  s->region = NULL;
+  s->server = NULL;
+  s->dev = calloc (1, sizeof *s->dev);
+  if (s->size == 0)
+    return;
+  if (posix_memalign (&s->region, 64, s->size) != 0)
+    abort ();
+  s->server = GOMP_PLUGIN_host_service_init (s->region, s->size);
+  if (s->server == NULL)
+    abort ();
+  GOMP_PLUGIN_host_service_geometry (s->server, &s->dev->nports,
+				     &s->dev->buf_size);
+  s->dev->region = (uintptr_t) s->region;
+  GOMP_PLUGIN_host_service_kernel_begin (s->server);
+}
+
+static void
+sim_stop (struct sim *s)
+{
+  if (s->server)
+    {
+      GOMP_PLUGIN_host_service_kernel_end (s->server);
+      GOMP_PLUGIN_host_service_fini (s->server);
+    }
+  free (s->region);
+  free (s->dev);
+}
+
+static int64_t
+sim_call (struct sim *s, uint32_t op, int64_t a0, int64_t a1, int64_t a2,
+	  const void *in, uint64_t in_len, void *out, uint64_t out_cap,
+	  uint64_t *out_len, int32_t *err)
+{
+  int64_t args[4] = { a0, a1, a2, 0 };
+  return hs_call (s->dev, op, args, in, in_len, out, out_cap, out_len, err);
+}
+
+static int64_t
+sim_path (struct sim *s, uint32_t op, const char *path, int64_t a0,
+	  int64_t a1, void *out, uint64_t cap, int32_t *err)
+{
+  return sim_call (s, op, a0, a1, 0, path, strlen (path) + 1, out, cap, NULL,
+		   err);
+}
+
+static char tmpdir[256];
+
+static const char *
+tmp (const char *name)
+{
+  static __thread char buf[512];
+  snprintf (buf, sizeof buf, "%s/%s", tmpdir, name);
+  return buf;
+}
+
+/* Every opcode, with a small port buffer so that stat results and paths
+   take several rounds.  */
+
+static void
+test_opcodes (void)
+{
+  struct sim s;
+  int32_t err;
+  int64_t fd, r;
+  char buf[64];
+  uint64_t got;
+  struct gomp_hs_stat st;
+  struct gomp_hs_timespec ts;
+  const char msg[] = "hello, host";
+
+  sim_start (&s, 4, 64, "all");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("a.txt"),
+		 O_CREAT | O_RDWR | O_TRUNC, 0644, NULL, 0, &err);
+  check (fd >= 3 && err == 0, "open creates a file: fd %lld", (long long) fd);
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, msg, sizeof msg - 1, NULL, 0,
+		NULL, &err);
+  check (r == (int64_t) sizeof msg - 1, "write returns the count");
+  r = sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == 0 && err == 0, "lseek to 0");
+  memset (buf, 0, sizeof buf);
+  r = sim_call (&s, GOMP_HS_OP_READ, fd, sizeof buf, 0, NULL, 0, buf,
+		sizeof buf, &got, &err);
+  check (r == (int64_t) sizeof msg - 1 && got == sizeof msg - 1
+	 && memcmp (buf, msg, got) == 0, "read returns the data");
+  r = sim_call (&s, GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &st, sizeof st, &got,
+		&err);
+  check (r == 0 && got == sizeof st && st.size == (int64_t) sizeof msg - 1
+	 && S_ISREG (st.mode), "fstat (two output rounds)");
+  r = sim_call (&s, GOMP_HS_OP_ISATTY, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  check (r == 0 && err == ENOTTY, "isatty on a file: 0, ENOTTY");
+  r = sim_call (&s, GOMP_HS_OP_FSYNC, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  check (r == 0, "fsync");
+  r = sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  check (r == 0, "close");
+  r = sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  check (r == -1 && err == EBADF, "close again: EBADF");
+  r = sim_path (&s, GOMP_HS_OP_STAT, tmp ("a.txt"), 0, 0, &st, sizeof st, &err);
+  check (r == 0 && st.size == (int64_t) sizeof msg - 1, "stat");
+  r = sim_path (&s, GOMP_HS_OP_LSTAT, tmp ("a.txt"), 0, 0, &st, sizeof st,
+		&err);
+  check (r == 0 && S_ISREG (st.mode), "lstat");
+  r = sim_path (&s, GOMP_HS_OP_ACCESS, tmp ("a.txt"), R_OK, 0, NULL, 0, &err);
+  check (r == 0, "access");
+  {
+    char two[600];
+    size_t a = strlen (tmp ("a.txt")) + 1;
+    memcpy (two, tmp ("a.txt"), a);
+    strcpy (two + a, tmp ("b.txt"));
+    r = sim_call (&s, GOMP_HS_OP_RENAME, 0, 0, 0, two,
+		  a + strlen (two + a) + 1, NULL, 0, NULL, &err);
+    check (r == 0 && access (tmp ("b.txt"), F_OK) == 0, "rename");
+  }
+  r = sim_path (&s, GOMP_HS_OP_STAT, tmp ("a.txt"), 0, 0, &st, sizeof st, &err);
+  check (r == -1 && err == ENOENT, "stat of a missing file: ENOENT");
+  r = sim_path (&s, GOMP_HS_OP_UNLINK, tmp ("b.txt"), 0, 0, NULL, 0, &err);
+  check (r == 0 && access (tmp ("b.txt"), F_OK) != 0, "unlink");
+  r = sim_path (&s, GOMP_HS_OP_MKDIR, tmp ("d"), 0755, 0, NULL, 0, &err);
+  check (r == 0, "mkdir");
+  rmdir (tmp ("d"));
+  r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_REALTIME, 0, 0, NULL, 0,
+		&ts, sizeof ts, &got, &err);
+  check (r == 0 && got == sizeof ts && ts.sec > 1600000000,
+	 "clock_gettime (REALTIME)");
+  r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, 12345, 0, 0, NULL, 0, &ts,
+		sizeof ts, &got, &err);
+  check (r == -1 && err == EINVAL, "clock_gettime of a bad clock: EINVAL");
+  r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, &ts, sizeof ts,
+		&got, &err);
+  check (r == 0 && ts.sec > 1600000000 && ts.nsec < 1000000, "gettimeofday");
+  r = sim_call (&s, GOMP_HS_OP_HOST_CALL, 0, 0, 0, "x", 2, NULL, 0, NULL, &err);
+  check (r == -1 && err == ENOSYS, "host_call with nothing registered: ENOSYS");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
+  check (r == 0 && err == 0, "write of 0 bytes to stdout");
+  r = sim_call (&s, GOMP_HS_OP_CLOSE, 1, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  check (r == 0 && fcntl (1, F_GETFD) != -1,
+	 "close(1) from the device leaves the host's stdout open");
+  sim_stop (&s);
+}
+
+/* Concurrency and data integrity: NCLIENTS threads, each with its own
+   file, write a pseudo-random pattern in calls of varying size, read it
+   back in calls of other sizes, and compare checksums.  */
+
+struct worker
+{
+  struct sim *s;
+  unsigned id;
+  size_t bytes;
+  int ok;
+  char why[128];
+};
+
+static uint64_t
+pattern_byte (unsigned id, size_t i)
+{
+  uint64_t x = (uint64_t) id * 0x9e3779b97f4a7c15ull + i * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 29;
+  return (x * 0x94d049bb133111ebull) >> 56;
+}
+
+static void *
+worker_fn (void *arg)
+{
+  struct worker *w = arg;
+  struct sim *s = w->s;
+  char name[64];
+  int32_t err;
+  int64_t fd, r;
+  unsigned char *data = malloc (w->bytes + 1), *back = malloc (w->bytes + 1);
+  size_t off, chunk;
+  uint64_t sum_out = 0, sum_in = 0, got;
+
+  sim_client_id = w->id;
+  w->ok = 0;
+  for (off = 0; off < w->bytes; off++)
+    {
+      data[off] = pattern_byte (w->id, off);
+      sum_out = sum_out * 31 + data[off];
+    }
+  snprintf (name, sizeof name, "w%u.bin", w->id);
+  fd = sim_path (s, GOMP_HS_OP_OPEN, tmp (name), O_CREAT | O_RDWR | O_TRUNC,
+		 0600, NULL, 0, &err);
+  if (fd < 0)
+    {
+      snprintf (w->why, sizeof w->why, "open: errno %d", err);
+      goto out;
+    }
+  for (off = 0, chunk = 1 + w->id % 97; off < w->bytes; )
+    {
+      size_t n = w->bytes - off < chunk ? w->bytes - off : chunk;
+      r = sim_call (s, GOMP_HS_OP_WRITE, fd, 0, 0, data + off, n, NULL, 0,
+		    NULL, &err);
+      if (r != (int64_t) n)
+	{
+	  snprintf (w->why, sizeof w->why, "write at %zu: %lld, errno %d",
+		    off, (long long) r, err);
+	  goto out;
+	}
+      off += n;
+      chunk = chunk * 3 + 1;
+      if (chunk > (1u << 22))
+	chunk = 1 + w->id % 97;
+    }
+  r = sim_call (s, GOMP_HS_OP_LSEEK, fd, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+		&err);
+  for (off = 0, chunk = 7 + w->id % 13; off < w->bytes; off += got)
+    {
+      r = sim_call (s, GOMP_HS_OP_READ, fd, chunk, 0, NULL, 0, back + off,
+		    w->bytes - off, &got, &err);
+      if (r <= 0 || (uint64_t) r != got)
+	{
+	  snprintf (w->why, sizeof w->why, "read at %zu: %lld, errno %d",
+		    off, (long long) r, err);
+	  goto out;
+	}
+      chunk = chunk * 5 + 3;
+      if (chunk > (1u << 23))
+	chunk = 7 + w->id % 13;
+    }
+  r = sim_call (s, GOMP_HS_OP_READ, fd, 16, 0, NULL, 0, back, 16, &got, &err);
+  if (r != 0)
+    {
+      snprintf (w->why, sizeof w->why, "read at end of file: %lld",
+		(long long) r);
+      goto out;
+    }
+  for (off = 0; off < w->bytes; off++)
+    sum_in = sum_in * 31 + back[off];
+  if (sum_in != sum_out || memcmp (data, back, w->bytes) != 0)
+    {
+      snprintf (w->why, sizeof w->why, "checksum mismatch");
+      goto out;
+    }
+  w->ok = 1;
+ out:
+  if (fd >= 0)
+    sim_call (s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  unlink (tmp (name));
+  free (data);
+  free (back);
+  return NULL;
+}
+
+static void
+test_clients (unsigned nclients, unsigned ports, unsigned buf, size_t bytes)
+{
+  struct sim s;
+  pthread_t *t = calloc (nclients, sizeof *t);
+  struct worker *w = calloc (nclients, sizeof *w);
+  unsigned i, bad = 0;
+  const char *why = "";
+
+  sim_start (&s, ports, buf, "all");
+  for (i = 0; i < nclients; i++)
+    {
+      w[i].s = &s;
+      w[i].id = i + 1;
+      w[i].bytes = bytes == 0 ? 0 : bytes - (i % 7);
+      if (pthread_create (&t[i], NULL, worker_fn, &w[i]) != 0)
+	abort ();
+    }
+  for (i = 0; i < nclients; i++)
+    {
+      pthread_join (t[i], NULL);
+      if (!w[i].ok)
+	{
+	  bad++;
+	  why = w[i].why;
+	}
+    }
+  sim_stop (&s);
+  check (bad == 0, "%u clients, %u ports of %u bytes, %zu bytes each: "
+	 "checksums match%s%s", nclients, ports, buf, bytes,
+	 bad ? ": " : "", why);
+  free (t);
+  free (w);
+}
+
+/* One write of N bytes to a pipe must arrive as one host write when it
+   fits the staging size: read it from the other end and compare.  */
+
+static void
+test_big_single (size_t n, unsigned buf)
+{
+  struct sim s;
+  int32_t err;
+  int64_t fd, r;
+  unsigned char *data = malloc (n ? n : 1), *back = malloc (n ? n : 1);
+  size_t i;
+  uint64_t got;
+
+  for (i = 0; i < n; i++)
+    data[i] = pattern_byte (99, i);
+  sim_start (&s, 2, buf, "all");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("big.bin"),
+		 O_CREAT | O_RDWR | O_TRUNC, 0600, NULL, 0, &err);
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, data, n, NULL, 0, NULL, &err);
+  check (r == (int64_t) n, "one write of %zu bytes through %u-byte buffers",
+	 n, buf);
+  sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+	    &err);
+  memset (back, 0, n ? n : 1);
+  r = sim_call (&s, GOMP_HS_OP_READ, fd, n, 0, NULL, 0, back, n, &got, &err);
+  check (r == (int64_t) n && got == n && memcmp (data, back, n) == 0,
+	 "one read of %zu bytes through %u-byte buffers", n, buf);
+  sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  sim_stop (&s);
+  unlink (tmp ("big.bin"));
+  free (data);
+  free (back);
+}
+
+/* Requests no correct client sends, written into a port by hand.  */
+
+static void
+raw_round (struct sim *s, uint32_t port, uint32_t op, uint32_t flags,
+	   int64_t a0, uint64_t len, uint64_t total, const void *payload,
+	   size_t plen, struct gomp_hs_reply *rep)
+{
+  volatile struct gomp_hs_port *p = hs_port (s->dev, port);
+  volatile unsigned char *b = hs_buf (s->dev, port);
+  size_t i;
+  for (i = 0; i < plen; i++)
+    b[i] = ((const unsigned char *) payload)[i];
+  p->req.op = op;
+  p->req.flags = flags;
+  p->req.arg[0] = a0;
+  p->req.arg[1] = p->req.arg[2] = p->req.arg[3] = 0;
+  p->req.len = len;
+  p->req.total = total;
+  hs_round (p);
+  rep->ret = p->rep.ret;
+  rep->err = p->rep.err;
+  rep->flags = p->rep.flags;
+  rep->len = p->rep.len;
+}
+
+static int
+count_open_fds (void)
+{
+  int n = 0;
+  DIR *d = opendir ("/proc/self/fd");
+  if (d == NULL)
+    return -1;
+  while (readdir (d) != NULL)
+    n++;
+  closedir (d);
+  return n;
+}
+
+static void
+test_bad_requests (void)
+{
+  struct sim s;
+  struct gomp_hs_reply rep;
+  int32_t err;
+  int64_t r;
+  char path[64];
+  int host_fd;
+  struct stat st;
+
+  sim_start (&s, 2, 64, "all");
+  hs_lock_try (s.dev, 0);	/* Port 0 is ours to abuse.  */
+
+  raw_round (&s, 0, 999, GOMP_HS_REQ_FIRST, 0, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == ENOSYS && rep.flags == 0,
+	 "unknown opcode: ENOSYS");
+  raw_round (&s, 0, GOMP_HS_OP_NONE, GOMP_HS_REQ_FIRST, 0, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == ENOSYS, "opcode 0: ENOSYS");
+  raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, 1, 65, 65, NULL, 0,
+	     &rep);
+  check (rep.ret == -1 && rep.err == EINVAL, "length past the buffer: EINVAL");
+  raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, 1, 10, 5, NULL, 0,
+	     &rep);
+  check (rep.ret == -1 && rep.err == EINVAL, "length past the total: EINVAL");
+  memset (path, 'x', sizeof path);
+  raw_round (&s, 0, GOMP_HS_OP_STAT, GOMP_HS_REQ_FIRST, 0, 64, 64, path, 64,
+	     &rep);
+  check (rep.ret == -1 && rep.err == EINVAL, "unterminated path: EINVAL");
+  raw_round (&s, 0, GOMP_HS_OP_RENAME, GOMP_HS_REQ_FIRST, 0, 2, 2, "a", 2,
+	     &rep);
+  check (rep.ret == -1 && rep.err == EINVAL, "rename with one path: EINVAL");
+  raw_round (&s, 0, GOMP_HS_OP_STAT, GOMP_HS_REQ_FIRST, 0, 0, 1u << 20, NULL,
+	     0, &rep);
+  check (rep.ret == -1 && rep.err == ENAMETOOLONG && rep.flags == 0,
+	 "path longer than PATH_MAX: ENAMETOOLONG, call ended");
+  raw_round (&s, 0, GOMP_HS_OP_STAT, GOMP_HS_REQ_FIRST, 0, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == EFAULT, "empty path input: EFAULT");
+  raw_round (&s, 0, GOMP_HS_OP_READ, 0x77, 0, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == EINVAL, "bad flags: EINVAL");
+  raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_CONT, 1, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == EPROTO,
+	 "continuation without a call: EPROTO");
+  raw_round (&s, 0, GOMP_HS_OP_CLOSE, GOMP_HS_REQ_FIRST, 57, 0, 0, NULL, 0,
+	     &rep);
+  check (rep.ret == -1 && rep.err == EBADF, "fd not in the table: EBADF");
+  raw_round (&s, 0, GOMP_HS_OP_READ, GOMP_HS_REQ_FIRST, -5, 0, 0, NULL, 0, &rep);
+  check (rep.ret == -1 && rep.err == EBADF, "negative fd: EBADF");
+
+  /* A descriptor the host itself owns is not the device's to use.  */
+  host_fd = open (tmp ("host-own.txt"), O_CREAT | O_RDWR, 0600);
+  raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, host_fd, 3, 3, "bad",
+	     3, &rep);
+  fstat (host_fd, &st);
+  check (rep.ret == -1 && rep.err == EBADF && st.st_size == 0,
+	 "the host's own fd %d: EBADF, file untouched", host_fd);
+  close (host_fd);
+  unlink (tmp ("host-own.txt"));
+
+  /* Abandon a write midway: the first of three rounds, then a new call.  */
+  {
+    int64_t fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("abandon.txt"),
+			   O_CREAT | O_WRONLY | O_TRUNC, 0600, NULL, 0, &err);
+    raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, fd, 64, 192,
+	       "0123456789012345678901234567890123456789012345678901234567890123",
+	       64, &rep);
+    check (rep.flags == GOMP_HS_REP_MORE_IN, "first round of three: MORE_IN");
+    raw_round (&s, 0, GOMP_HS_OP_LSEEK, GOMP_HS_REQ_FIRST, fd, 0, 0, NULL, 0,
+	       &rep);
+    check (rep.ret == 0 && rep.err == 0,
+	   "a new call on the port after an abandoned one works");
+    stat (tmp ("abandon.txt"), &st);
+    check (st.st_size == 0, "the abandoned write wrote nothing");
+    raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, fd, 64, 192,
+	       "0123456789012345678901234567890123456789012345678901234567890123",
+	       64, &rep);
+    hs_lock_release (s.dev, 0);
+    /* The kernel ends with the call half done.  */
+    GOMP_PLUGIN_host_service_kernel_end (s.server);
+    GOMP_PLUGIN_host_service_kernel_begin (s.server);
+    hs_lock_try (s.dev, 0);
+    raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_CONT, fd, 64, 192,
+	       "0123456789012345678901234567890123456789012345678901234567890123",
+	       64, &rep);
+    check (rep.ret == -1 && rep.err == EPROTO,
+	   "after the kernel ended, its half-done call is gone: EPROTO");
+    sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+    unlink (tmp ("abandon.txt"));
+  }
+  hs_lock_release (s.dev, 0);
+
+  /* The host is unharmed: a normal call still works.  */
+  r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == 0 && err == 0, "after bad requests the server still serves");
+  sim_stop (&s);
+
+  /* Descriptors the device leaves open are closed when the server goes.  */
+  {
+    int before = count_open_fds (), i;
+    sim_start (&s, 2, 64, "all");
+    for (i = 0; i < 3; i++)
+      sim_path (&s, GOMP_HS_OP_OPEN, tmp ("leak.txt"), O_CREAT | O_RDWR, 0600,
+		NULL, 0, &err);
+    sim_stop (&s);
+    unlink (tmp ("leak.txt"));
+    check (count_open_fds () == before,
+	   "fds the device left open are closed at fini (%d -> %d)", before,
+	   count_open_fds ());
+  }
+
+  /* A region with a wrong magic is refused by the client.  */
+  sim_start (&s, 2, 64, "all");
+  ((struct gomp_hs_header *) s.region)->magic ^= 1;
+  r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == ENOSYS, "client refuses a region with a bad magic");
+  sim_stop (&s);
+}
+
+static void
+test_policies (void)
+{
+  struct sim s;
+  int32_t err;
+  int64_t r, fd;
+
+  sim_start (&s, 2, 64, "readonly");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("ro.txt"), O_CREAT | O_WRONLY, 0600,
+		 NULL, 0, &err);
+  check (fd == -1 && err == EROFS && access (tmp ("ro.txt"), F_OK) != 0,
+	 "readonly: open for writing: EROFS");
+  r = sim_path (&s, GOMP_HS_OP_UNLINK, "/nonexistent", 0, 0, NULL, 0, &err);
+  check (r == -1 && err == EROFS, "readonly: unlink: EROFS");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/null", O_RDONLY, 0, NULL, 0, &err);
+  check (fd >= 3, "readonly: open for reading works");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 2, 0, 0, "", 0, NULL, 0, NULL, &err);
+  check (r == 0, "readonly: stderr still writable");
+  sim_stop (&s);
+
+  sim_start (&s, 2, 64, "stdio");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/null", O_RDONLY, 0, NULL, 0, &err);
+  check (fd == -1 && err == EPERM, "stdio: open: EPERM");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
+  check (r == 0, "stdio: stdout writable");
+  sim_stop (&s);
+
+  sim_start (&s, 2, 64, "off");
+  check (s.size == 0 && s.server == NULL, "off: no region");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
+  check (r == -1 && err == ENOSYS, "off: the client gets ENOSYS");
+  sim_stop (&s);
+}
+
+int
+main (int argc, char **argv)
+{
+  size_t max = argc > 1 ? strtoull (argv[1], NULL, 0) : (size_t) 64 << 20;
+  const char *t = getenv ("TMPDIR");
+
+  snprintf (tmpdir, sizeof tmpdir, "%s/hs-sim-XXXXXX", t ? t : "/tmp");
+  if (mkdtemp (tmpdir) == NULL)
+    {
+      perror ("mkdtemp");
+      return 2;
+    }
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  test_opcodes ();
+  test_bad_requests ();
+  test_policies ();
+  test_big_single (0, 64);
+  test_big_single (1, 64);
+  test_big_single (4096, 64);
+  test_big_single (max < ((size_t) 1 << 20) ? max : (size_t) 1 << 20, 64);
+  test_big_single (max, 4096);
+  test_clients (1, 1, 64, max < ((size_t) 4 << 20) ? max : (size_t) 4 << 20);
+  test_clients (64, 16, 256, 64 << 10);
+  test_clients (512, 64, 128, 8 << 10);
+  test_clients (512, 1, 64, 1 << 10);
+
+  rmdir (tmpdir);
+  fprintf (stderr, "hs-sim: %d checks, %d failed\n", checks, failures);
+  return failures != 0;
+}

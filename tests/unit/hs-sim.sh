@@ -1,0 +1,63 @@
+#!/bin/sh
+# The simulated device (tests/sim/hs-sim.c), built three ways and run:
+# plain (payloads up to 64 MiB), with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and with ThreadSanitizer (smaller payloads:
+# the sanitizers are slow).  Also checks that GOMP_DEBUG=1 traces every
+# call.  Environment: TOP, GCC_SRC (the patched GCC tree, for
+# libgomp-plugin.h), WORK, HOST_CC.
+cc=${HOST_CC:-gcc-12}
+work=$WORK/sim
+rm -rf "$work"; mkdir -p "$work"
+srcs="$TOP/tests/sim/hs-sim.c $TOP/libgomp/host-service.c"
+incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
+
+run ()
+{
+  name=$1 max=$2
+  shift 2
+  # shellcheck disable=SC2086
+  if ! "$cc" -g -O1 -Wall -Wextra -Werror -pthread $incs "$@" \
+       -o "$work/hs-sim-$name" $srcs > "$work/build-$name.log" 2>&1; then
+    echo "FAIL: sim[$name] does not build"
+    cat "$work/build-$name.log"
+    return
+  fi
+  TMPDIR=$work "$work/hs-sim-$name" "$max" > "$work/run-$name.log" \
+    2> "$work/err-$name.log"
+  st=$?
+  sed "s/^\(PASS\|FAIL\): sim /\1: sim[$name] /" "$work/run-$name.log"
+  if test $st -ne 0 && ! grep -q '^FAIL' "$work/run-$name.log"; then
+    echo "FAIL: sim[$name] exited with status $st"
+    tail -30 "$work/err-$name.log"
+  fi
+  if grep -q 'Sanitizer' "$work/err-$name.log"; then
+    echo "FAIL: sim[$name] sanitizer report"
+    grep -A20 'Sanitizer' "$work/err-$name.log" | head -60
+  fi
+}
+
+run plain $((64 << 20)) -O2
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run asan $((4 << 20)) -fsanitize=address,undefined -fno-omit-frame-pointer
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  run tsan $((1 << 20)) -fsanitize=thread
+
+# GOMP_DEBUG=1: one trace line per call, with op name, fd, size, result
+# and errno.
+if test -x "$work/hs-sim-plain"; then
+  GOMP_DEBUG=1 TMPDIR=$work "$work/hs-sim-plain" 4096 > /dev/null \
+    2> "$work/trace.log"
+  for pat in \
+    'host-service: port [0-9]*: open (fd [0-9-]*, [0-9]* bytes) = [0-9]*, errno 0' \
+    'host-service: port [0-9]*: write (fd 3, 11 bytes) = 11, errno 0' \
+    'host-service: port [0-9]*: stat (fd 0, [0-9]* bytes) = -1, errno 2' \
+    'host-service: port [0-9]*: close (fd 3, 0 bytes) = -1, errno 9' \
+    'host-service: port [0-9]*: ? (fd 0, 0 bytes) = -1, errno 38'; do
+    if grep -q "$pat" "$work/trace.log"; then
+      echo "PASS: sim GOMP_DEBUG trace: $pat"
+    else
+      echo "FAIL: sim GOMP_DEBUG trace: no line like '$pat'"
+    fi
+  done
+fi

@@ -17,7 +17,7 @@ debian_patches=${DEBIAN_GCC_PATCHDIR:-/usr/src/gcc-12/debian/patches}
 DEBIAN_NEWLIB_PATCHES="newlib-5fca4e0f180 newlib-6bb96d13a2d"
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-RECIPE=1
+RECIPE=2
 # ELIX level 4: the full stdio, so that fopen, fseeko, ftello and the
 # wide-oriented paths of vfprintf resolve to newlib's own code.
 confargs="--target=nvptx-none --disable-multilib --enable-newlib-io-long-long
@@ -71,6 +71,11 @@ for ml in default mgomp; do
   ) > "$log" 2>&1 || { tail -30 "$log" >&2; echo "[newlib] failed, see $log" >&2; exit 1; }
   mkdir -p "$prefix.tmp$sub"
   cp "$obj"/inst/nvptx-none/lib/libc.a "$obj"/inst/nvptx-none/lib/libm.a "$prefix.tmp$sub/"
+  # On nvptx, vprintf is the CUDA runtime's printf system call, which
+  # libgomp's own diagnostics use; a vprintf in libc.a would shadow it.
+  # (Offloaded code compiled with optimization never calls vprintf:
+  # glibc's headers inline it as vfprintf (stdout, ...).)
+  nvptx-none-ar d "$prefix.tmp$sub/libc.a" lib_a-vprintf.o
   if test $ml = default; then
     cp -r "$obj"/inst/nvptx-none/include "$prefix.tmp/include"
   fi

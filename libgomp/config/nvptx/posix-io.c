@@ -35,9 +35,7 @@
 
    Every call goes to the host through the host-service client
    (host-service.c).  When the plugin set up no region (host services off,
-   or a libgomp without them), console output (file descriptors 1 and 2)
-   still goes to the CUDA printf buffer, in chunks, and everything else
-   fails with ENOSYS.  */
+   or a libgomp without them), every call fails with ENOSYS.  */
 
 /* Have newlib's headers declare the underscored system calls, so that
    the definitions below are checked against what newlib calls.  */
@@ -58,20 +56,6 @@
 #include <unistd.h>
 #include "glibc-abi.h"
 #include "host-service-device.h"
-
-extern int vprintf (const char *, va_list);
-
-/* The printf of the CUDA runtime, as PTX exposes it.  */
-static int
-console_printf (const char *fmt, ...)
-{
-  va_list ap;
-  int r;
-  va_start (ap, fmt);
-  r = vprintf (fmt, ap);
-  va_end (ap);
-  return r;
-}
 
 static long
 fail (int host_errno)
@@ -102,28 +86,6 @@ hs_path (uint32_t op, const char *path, int64_t a0, int64_t a1, void *out,
   return hs (op, a0, a1, 0, path, strlen (path) + 1, out, out_cap, NULL);
 }
 
-/* Console output without a host service: the CUDA printf buffer.  */
-static ssize_t
-console_write (const char *p, size_t count)
-{
-  size_t left = count;
-  /* %.*s stops at a NUL byte; emit those one at a time.  */
-  while (left > 0)
-    {
-      size_t n = strnlen (p, left < 4096 ? left : 4096);
-      if (n == 0)
-	{
-	  console_printf ("%c", 0);
-	  n = 1;
-	}
-      else if (console_printf ("%.*s", (int) n, p) < 0)
-	return count - left > 0 ? (ssize_t) (count - left) : fail (HOST_EIO);
-      p += n;
-      left -= n;
-    }
-  return count;
-}
-
 /* The helpers below speak the host's ABI.  */
 
 static int
@@ -143,8 +105,6 @@ hs_write (int fd, const void *buf, size_t count)
 {
   if (count > 0 && buf == NULL)
     return fail (HOST_EFAULT);
-  if ((fd == 1 || fd == 2) && !gomp_hs_available ())
-    return console_write (buf, count);
   return hs (GOMP_HS_OP_WRITE, fd, 0, 0, buf, count, NULL, 0, NULL);
 }
 

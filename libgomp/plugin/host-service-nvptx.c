@@ -26,9 +26,8 @@
 /* Included by plugin-nvptx.c: the CUDA side of host services
    (host-service.h).  When an image that defines the device runtime's
    __gomp_host_service is loaded, the device gets a region of page-locked
-   host memory mapped into its address space (with unified addressing,
-   which every device running GCC's 64-bit PTX has, memory from
-   cuMemAllocHost is mapped), the image's __gomp_host_service is pointed
+   host memory mapped into its address space (cuMemHostAlloc with
+   CU_MEMHOSTALLOC_DEVICEMAP), the image's __gomp_host_service is pointed
    at it, and libgomp's server (host-service.c) serves it on a thread of
    its own while kernels run.  An image without the symbol costs nothing:
    no region, no thread, launches exactly as before.  The server makes no
@@ -75,10 +74,11 @@ nvptx_hs_create (struct ptx_device *dev)
       GOMP_PLUGIN_debug (0, "  host services are off (GOMP_HOST_SERVICES)\n");
       return hs;
     }
-  r = CUDA_CALL_NOCHECK (cuMemAllocHost, &hs->region, size);
+  r = CUDA_CALL_NOCHECK (cuMemHostAlloc, &hs->region, size,
+			 CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
   if (r != CUDA_SUCCESS)
     {
-      GOMP_PLUGIN_error ("host services: cuMemAllocHost of %zu bytes: %s",
+      GOMP_PLUGIN_error ("host services: cuMemHostAlloc of %zu bytes: %s",
 			 size, cuda_error (r));
       return NULL;
     }

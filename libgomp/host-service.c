@@ -749,9 +749,9 @@ hs_input (struct gomp_host_service *s, struct hs_ctx *c,
       hs_fail (c, ENOMEM);
       return 0;
     }
-  /* Copy out of the region before looking at it.  */
-  for (uint64_t i = 0; i < len; i++)
-    c->stage[c->stage_len + i] = buf[i];
+  /* Copy out of the region before looking at it.  (The device does not
+     touch the buffer until the reply; memcpy is fine.)  */
+  memcpy (c->stage + c->stage_len, (const unsigned char *) buf, len);
   c->stage_len += len;
   c->in_recv += len;
   return 1;
@@ -840,8 +840,8 @@ hs_reply_out (struct gomp_host_service *s, struct hs_ctx *c,
   uint32_t flags = 0;
   if (n > s->buf_size)
     n = s->buf_size;
-  for (uint64_t i = 0; i < n; i++)
-    buf[i] = c->stage[c->out_sent + i];
+  if (n)
+    memcpy ((unsigned char *) buf, c->stage + c->out_sent, n);
   c->out_sent += n;
   if (c->out_sent < c->out_len || (c->more_out && !c->ended))
     flags = GOMP_HS_REP_MORE_OUT;

@@ -1,0 +1,147 @@
+/* Host-service benchmark on the simulated device (host threads as device
+   clients, the real server).  Each figure is reported as a ratio to a
+   baseline measured in the same run on the same machine:
+
+   latency     round trip of a call with no payload (lseek on an open
+	       file), against a bare two-thread ping-pong on one cache line
+	       (the least any request/reply between two threads can cost);
+   throughput  writing N bytes to /dev/null through one port of BUF bytes,
+	       against memcpy of the same bytes (the least the copies into
+	       and out of the port can cost).
+
+   Absolute numbers are printed too, but they describe this host, not a
+   GPU; GPU numbers only come from bench/gpu-check.sh on a real device.
+
+   Usage: hs-bench [BYTES [BUF]]   (defaults: 64 MiB, 4096)  */
+
+#define _GNU_SOURCE 1
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sim-client.h"
+
+#define ROUNDS 200000
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Baseline 1: ping-pong on one cache line between two threads.  */
+
+static volatile uint32_t ping __attribute__ ((aligned (64)));
+static volatile uint32_t pong __attribute__ ((aligned (64)));
+
+static void *
+ponger (void *arg)
+{
+  uint32_t i;
+  (void) arg;
+  for (i = 1; i <= ROUNDS; i++)
+    {
+      while (__atomic_load_n (&ping, __ATOMIC_ACQUIRE) != i)
+	;
+      __atomic_store_n (&pong, i, __ATOMIC_RELEASE);
+    }
+  return NULL;
+}
+
+static double
+pingpong_ns (void)
+{
+  pthread_t t;
+  uint32_t i;
+  double t0;
+  ping = pong = 0;
+  pthread_create (&t, NULL, ponger, NULL);
+  t0 = now ();
+  for (i = 1; i <= ROUNDS; i++)
+    {
+      __atomic_store_n (&ping, i, __ATOMIC_RELEASE);
+      while (__atomic_load_n (&pong, __ATOMIC_ACQUIRE) != i)
+	;
+    }
+  t0 = now () - t0;
+  pthread_join (t, NULL);
+  return t0 / ROUNDS * 1e9;
+}
+
+/* Baseline 2: memcpy bandwidth, bytes per second.  */
+
+static double
+memcpy_bps (size_t n, size_t chunk)
+{
+  char *a = malloc (n), *b = malloc (chunk);
+  double t0;
+  size_t off;
+  memset (a, 1, n);
+  memset (b, 0, chunk);
+  t0 = now ();
+  for (off = 0; off < n; off += chunk)
+    memcpy (b, a + off, n - off < chunk ? n - off : chunk);
+  t0 = now () - t0;
+  __asm__ volatile ("" : : "r" (b) : "memory");
+  free (a);
+  free (b);
+  return n / t0;
+}
+
+int
+main (int argc, char **argv)
+{
+  size_t bytes = argc > 1 ? strtoull (argv[1], NULL, 0) : (size_t) 64 << 20;
+  unsigned buf = argc > 2 ? (unsigned) strtoul (argv[2], NULL, 0) : 4096;
+  struct sim s;
+  int32_t err;
+  int64_t fd, r;
+  int i;
+  double t0, call_ns, pp_ns, hs_bps, mc_bps;
+  char *data = calloc (1, bytes ? bytes : 1);
+
+  sim_start (&s, 1, buf, "all");
+  fd = sim_call (&s, GOMP_HS_OP_OPEN, O_WRONLY, 0, 0, "/dev/null", 10, NULL,
+		 0, NULL, &err);
+  if (fd < 0)
+    {
+      fprintf (stderr, "open /dev/null: errno %d\n", err);
+      return 1;
+    }
+
+  /* Warm up, then measure.  */
+  for (i = 0; i < 1000; i++)
+    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  t0 = now ();
+  for (i = 0; i < ROUNDS / 4; i++)
+    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  call_ns = (now () - t0) / (ROUNDS / 4) * 1e9;
+  pp_ns = pingpong_ns ();
+
+  t0 = now ();
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, data, bytes, NULL, 0, NULL,
+		&err);
+  hs_bps = bytes / (now () - t0);
+  mc_bps = memcpy_bps (bytes, buf);
+  sim_stop (&s);
+
+  if (r != (int64_t) bytes)
+    {
+      fprintf (stderr, "write returned %lld, errno %d\n", (long long) r, err);
+      return 1;
+    }
+  printf ("host-service simulated-device benchmark (%d cores online)\n",
+	  (int) sysconf (_SC_NPROCESSORS_ONLN));
+  printf ("latency: call round trip %.0f ns; baseline cache-line ping-pong"
+	  " %.0f ns; ratio %.1f\n", call_ns, pp_ns, call_ns / pp_ns);
+  printf ("throughput: %zu bytes through one %u-byte port %.1f MB/s;"
+	  " baseline memcpy %.1f MB/s; ratio %.3f\n", bytes, buf,
+	  hs_bps / 1e6, mc_bps / 1e6, hs_bps / mc_bps);
+  free (data);
+  return 0;
+}

@@ -1,0 +1,11 @@
+#!/bin/sh
+# Build and run the simulated-device benchmark; print its report.
+# Usage: run-bench.sh TOP GCC_SRC WORKDIR [BYTES [BUF]]
+top=$1 gcc_src=$2 work=$3
+shift 3
+cc=${HOST_CC:-gcc-12}
+mkdir -p "$work"
+"$cc" -O2 -pthread -I"$top/tests/sim" -I"$top/libgomp" \
+  -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" \
+  "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" || exit 1
+"$work/hs-bench" "$@"

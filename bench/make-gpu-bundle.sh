@@ -1,0 +1,30 @@
+#!/bin/sh
+# Build everything the GPU check needs into one folder that runs on a
+# machine without a compiler: the host runtime, every DejaGnu test of
+# libgomp/testsuite that runs (with its dg-options), the examples, the GPU
+# benchmark, and gpu-check.sh to run them.
+# Usage: make-gpu-bundle.sh TOP STAGE BUNDLE
+set -e
+top=$1 stage=$2 bundle=$3
+rm -rf "$bundle"
+mkdir -p "$bundle/lib" "$bundle/tests"
+cp -P "$stage"/lib/*.so* "$bundle/lib/"
+for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
+	   "$top"/libgomp/testsuite/libgomp.oacc-c/hs-*.c "$top"/examples/*.c; do
+  name=$(basename "$src" .c)
+  case $src in
+    */libgomp.oacc-c/*) flags="-O2 -fopenacc -foffload=nvptx-none" ;;
+    *) flags="-O2 -fopenmp -foffload=nvptx-none" ;;
+  esac
+  opts=$(sed -n 's/.*{ dg-options "\(.*\)" }.*/\1/p' "$src")
+  test -z "$opts" || flags=$opts
+  # shellcheck disable=SC2086
+  "$stage/bin/gomp-gcc" $flags "$src" -o "$bundle/tests/$name.exe" -lm
+  sed -n 's/.*{ dg-output "\(.*\)" }.*/\1/p' "$src" \
+    | sed -e 's/\\r?\\n//g' -e 's/\\\\|/|/g' > "$bundle/tests/$name.expect"
+  test -s "$bundle/tests/$name.expect" || rm -f "$bundle/tests/$name.expect"
+done
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
+cp "$top/bench/gpu-check.sh" "$bundle/"
+echo "[gpu-bundle] $bundle: $(ls "$bundle/tests"/*.exe | wc -l) programs; run $bundle/gpu-check.sh on a GPU machine"

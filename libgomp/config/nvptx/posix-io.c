@@ -52,7 +52,11 @@
 #include <sys/time.h>
 #include <sys/times.h>
 #include <sys/types.h>
+/* newlib's clock_gettime takes its clockid_t (unsigned long); the one
+   defined below is the host's, which takes an int.  */
+#define clock_gettime newlib_clock_gettime
 #include <time.h>
+#undef clock_gettime
 #include <unistd.h>
 #include "glibc-abi.h"
 #include "host-service-device.h"
@@ -383,7 +387,7 @@ gettimeofday (struct timeval *tv, void *tz)
 
 /* glibc's clockid_t is int and the clock numbers are the kernel's.  */
 int
-clock_gettime (clockid_t clock, struct timespec *tp)
+clock_gettime (int clock, struct timespec *tp)
 {
   struct gomp_hs_timespec ts;
   if (hs_time (GOMP_HS_OP_CLOCK_GETTIME, (int64_t) clock, &ts) != 0)

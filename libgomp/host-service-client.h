@@ -34,9 +34,6 @@
      hs_observe (W)          load the sequence word W with acquire
 			     semantics (nvptx: a volatile load, then
 			     membar.sys);
-     hs_lock_try (D, I)      try to take port I's lock in D->locks; true
-			     on success (device-memory atomic);
-     hs_lock_release (D, I)  release it;
      hs_pause (UNSIGNED *)   back off, a little longer each call;
      hs_client_start ()      the port this client tries first (spreads
 			     clients over the ports).
@@ -125,6 +122,22 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n)
       }
   for (i = 8 * w; i < n; i++)
     dst[i] = src[i];
+}
+
+/* Port locks: atomics on D->locks, which lives in device memory.  */
+
+static inline int
+hs_lock_try (struct gomp_hs_device *d, uint32_t i)
+{
+  uint32_t z = 0;
+  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
+				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void
+hs_lock_release (struct gomp_hs_device *d, uint32_t i)
+{
+  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
 }
 
 /* Take a free port: try each once from this client's start, then back

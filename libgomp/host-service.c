@@ -852,6 +852,29 @@ hs_reply_out (struct gomp_host_service *s, struct hs_ctx *c,
   return flags == 0;
 }
 
+/* Take in an input round of LEN bytes; then ask for the next one, or
+   run the call and reply with its (first) output.  Returns whether the
+   call is over.  */
+
+static int
+hs_input_round (struct gomp_host_service *s, struct hs_ctx *c,
+		volatile struct gomp_hs_port *p, volatile unsigned char *buf,
+		uint64_t len)
+{
+  if (!hs_input (s, c, buf, len))
+    return hs_reply_out (s, c, &p->rep, buf);
+  if (c->in_recv < c->in_total)
+    {
+      p->rep.ret = 0;
+      p->rep.err = 0;
+      p->rep.len = 0;
+      p->rep.flags = GOMP_HS_REP_MORE_IN;
+      return 0;
+    }
+  hs_run (s, c);
+  return hs_reply_out (s, c, &p->rep, buf);
+}
+
 /* Serve the request waiting in port I, published as sequence SEQ.  */
 
 static void
@@ -884,22 +907,8 @@ hs_serve (struct gomp_host_service *s, uint32_t i, uint32_t seq)
       over = hs_reply_out (s, c, &p->rep, buf);
     }
   else if (r.flags == GOMP_HS_REQ_FIRST)
-    {
-      if (!hs_start (s, c, &r) || !hs_input (s, c, buf, r.len))
-	over = hs_reply_out (s, c, &p->rep, buf);
-      else if (c->in_recv < c->in_total)
-	{
-	  p->rep.ret = 0;
-	  p->rep.err = 0;
-	  p->rep.len = 0;
-	  p->rep.flags = GOMP_HS_REP_MORE_IN;
-	}
-      else
-	{
-	  hs_run (s, c);
-	  over = hs_reply_out (s, c, &p->rep, buf);
-	}
-    }
+    over = hs_start (s, c, &r) ? hs_input_round (s, c, p, buf, r.len)
+	   : hs_reply_out (s, c, &p->rep, buf);
   else if (c->op == 0 || r.op != c->op)
     {
       /* A continuation of no call, or of another one.  */
@@ -908,23 +917,7 @@ hs_serve (struct gomp_host_service *s, uint32_t i, uint32_t seq)
       over = hs_reply_out (s, c, &p->rep, buf);
     }
   else if (c->in_recv < c->in_total)
-    {
-      /* Next input round.  */
-      if (!hs_input (s, c, buf, r.len))
-	over = hs_reply_out (s, c, &p->rep, buf);
-      else if (c->in_recv < c->in_total)
-	{
-	  p->rep.ret = 0;
-	  p->rep.err = 0;
-	  p->rep.len = 0;
-	  p->rep.flags = GOMP_HS_REP_MORE_IN;
-	}
-      else
-	{
-	  hs_run (s, c);
-	  over = hs_reply_out (s, c, &p->rep, buf);
-	}
-    }
+    over = hs_input_round (s, c, p, buf, r.len);
   else
     {
       /* Next output round.  */

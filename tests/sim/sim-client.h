@@ -18,20 +18,6 @@ static __thread unsigned sim_client_id;
 #define hs_observe(W) __atomic_load_n ((W), __ATOMIC_ACQUIRE)
 #define hs_client_start() (sim_client_id * 7u)
 
-static inline int
-hs_lock_try (struct gomp_hs_device *d, uint32_t i)
-{
-  uint32_t z = 0;
-  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
-				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-static inline void
-hs_lock_release (struct gomp_hs_device *d, uint32_t i)
-{
-  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
-}
-
 static inline void
 hs_pause (unsigned *backoff)
 {

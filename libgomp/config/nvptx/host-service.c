@@ -32,7 +32,8 @@
    - the region is host memory mapped into the device: stores to it are
      made visible to the host, in order, with membar.sys, and it is read
      with volatile loads (never cached) followed by membar.sys;
-   - port locks are device-memory atomics in __gomp_host_service.locks;
+   - port locks (in the client) are atomics in __gomp_host_service.locks,
+     in device memory;
    - back-off spins on %clock64 for exponentially longer, so a waiting
      warp does not hammer the PCIe bus or starve its SM's other warps;
    - under -muniform-simt (OpenMP) a client is a warp, whose lanes run the
@@ -56,20 +57,6 @@ hs_observe (volatile uint32_t *w)
   uint32_t v = *w;
   __asm__ volatile ("membar.sys;" : : : "memory");
   return v;
-}
-
-static inline int
-hs_lock_try (struct gomp_hs_device *d, uint32_t i)
-{
-  uint32_t z = 0;
-  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
-				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
-}
-
-static inline void
-hs_lock_release (struct gomp_hs_device *d, uint32_t i)
-{
-  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
 }
 
 static inline uint64_t

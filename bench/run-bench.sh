@@ -7,5 +7,6 @@ cc=${HOST_CC:-gcc-12}
 mkdir -p "$work"
 "$cc" -O2 -pthread -I"$top/tests/sim" -I"$top/libgomp" \
   -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" \
-  "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" || exit 1
+  "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" \
+  "$top/libgomp/host-call.c" || exit 1
 "$work/hs-bench" "$@"

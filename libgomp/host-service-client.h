@@ -83,25 +83,25 @@ hs_usable (const struct gomp_hs_device *d)
 	 && h->nports == d->nports && h->buf_size == d->buf_size;
 }
 
-/* Copy between the caller's memory and a payload buffer.  Buffers are
-   64-byte aligned, so the region side is always accessed in 8-byte words:
-   over PCIe, one transaction per byte would be ruinous.  */
+/* Copy between the caller's memory and a payload buffer.  The region
+   side is accessed in aligned 8-byte words wherever it can be (buffers
+   are 64-byte aligned; a second input piece may start anywhere): over
+   PCIe, one transaction per byte would be ruinous, and a misaligned word
+   access faults on a GPU.  */
 
 static void
 hs_copy_in (volatile unsigned char *dst, const unsigned char *src, size_t n)
 {
-  volatile uint64_t *d = (volatile uint64_t *) dst;
-  size_t i, w = n / 8;
-  if (((uintptr_t) src & 7) == 0)
-    for (i = 0; i < w; i++)
-      d[i] = ((const uint64_t *) src)[i];
-  else
-    for (i = 0; i < w; i++)
-      {
-	uint64_t v;
-	__builtin_memcpy (&v, src + 8 * i, 8);
-	d[i] = v;
-      }
+  size_t i, w;
+  for (; n && ((uintptr_t) dst & 7); n--)
+    *dst++ = *src++;
+  w = n / 8;
+  for (i = 0; i < w; i++)
+    {
+      uint64_t v;
+      __builtin_memcpy (&v, src + 8 * i, 8);
+      ((volatile uint64_t *) dst)[i] = v;
+    }
   for (i = 8 * w; i < n; i++)
     dst[i] = src[i];
 }
@@ -109,17 +109,15 @@ hs_copy_in (volatile unsigned char *dst, const unsigned char *src, size_t n)
 static void
 hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n)
 {
-  const volatile uint64_t *s = (const volatile uint64_t *) src;
-  size_t i, w = n / 8;
-  if (((uintptr_t) dst & 7) == 0)
-    for (i = 0; i < w; i++)
-      ((uint64_t *) dst)[i] = s[i];
-  else
-    for (i = 0; i < w; i++)
-      {
-	uint64_t v = s[i];
-	__builtin_memcpy (dst + 8 * i, &v, 8);
-      }
+  size_t i, w;
+  for (; n && ((uintptr_t) src & 7); n--)
+    *dst++ = *src++;
+  w = n / 8;
+  for (i = 0; i < w; i++)
+    {
+      uint64_t v = ((const volatile uint64_t *) src)[i];
+      __builtin_memcpy (dst + 8 * i, &v, 8);
+    }
   for (i = 8 * w; i < n; i++)
     dst[i] = src[i];
 }
@@ -175,21 +173,42 @@ hs_round (volatile struct gomp_hs_port *p)
     hs_pause (&backoff);
 }
 
-/* Make one call OP with ARGS.  IN/IN_LEN is the call's input payload,
-   OUT/OUT_CAP where its output goes; *OUT_LEN gets the number of output
-   bytes stored (output beyond OUT_CAP is fetched and dropped).  Returns
-   the call's result and sets *ERR to the host's errno (0 on success).  */
+/* Copy N bytes at offset OFF of the input IN ++ IN2 into BUF.  */
+
+static void
+hs_gather (volatile unsigned char *buf, uint64_t off, uint64_t n,
+	   const unsigned char *in, uint64_t in_len,
+	   const unsigned char *in2)
+{
+  if (off < in_len)
+    {
+      uint64_t a = in_len - off < n ? in_len - off : n;
+      hs_copy_in (buf, in + off, a);
+      buf += a;
+      off += a;
+      n -= a;
+    }
+  if (n)
+    hs_copy_in (buf, in2 + (off - in_len), n);
+}
+
+/* Make one call OP with ARGS.  Its input payload is IN/IN_LEN followed by
+   IN2/IN2_LEN, OUT/OUT_CAP where its output goes; *OUT_LEN gets the
+   number of output bytes stored (output beyond OUT_CAP is fetched and
+   dropped).  Returns the call's result and sets *ERR to the host's errno
+   (0 on success).  */
 
 static int64_t
-hs_call (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
-	 const void *in, uint64_t in_len, void *out, uint64_t out_cap,
-	 uint64_t *out_len, int32_t *err)
+hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
+	  const void *in, uint64_t in_len, const void *in2, uint64_t in2_len,
+	  void *out, uint64_t out_cap, uint64_t *out_len, int32_t *err)
 {
   volatile struct gomp_hs_port *p;
   volatile unsigned char *buf;
   uint64_t sent = 0, got = 0;
   uint32_t i, flags = GOMP_HS_REQ_FIRST, rflags;
   uint32_t bufsz = d->buf_size;
+  uint64_t total = in_len + in2_len;
   int64_t ret;
   int k;
 
@@ -208,22 +227,22 @@ hs_call (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
   /* Input rounds.  */
   for (;;)
     {
-      uint64_t n = in_len - sent < bufsz ? in_len - sent : bufsz;
+      uint64_t n = total - sent < bufsz ? total - sent : bufsz;
       if (n)
-	hs_copy_in (buf, (const unsigned char *) in + sent, n);
+	hs_gather (buf, sent, n, in, in_len, in2);
       p->req.op = op;
       p->req.flags = flags;
       for (k = 0; k < 4; k++)
 	p->req.arg[k] = args ? args[k] : 0;
       p->req.len = n;
-      p->req.total = in_len;
+      p->req.total = total;
       hs_round (p);
       sent += n;
       flags = GOMP_HS_REQ_CONT;
       rflags = p->rep.flags;
       if (!(rflags & GOMP_HS_REP_MORE_IN))
 	break;
-      if (sent >= in_len)
+      if (sent >= total)
 	{
 	  /* The host wants more than there is: it is confused; give up
 	     on this call (the next FIRST on this port starts afresh).  */
@@ -259,6 +278,17 @@ hs_call (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
   if (out_len)
     *out_len = got;
   return ret;
+}
+
+/* A call with one input segment.  */
+
+static inline int64_t
+hs_call (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
+	 const void *in, uint64_t in_len, void *out, uint64_t out_cap,
+	 uint64_t *out_len, int32_t *err)
+{
+  return hs_call2 (d, op, args, in, in_len, NULL, 0, out, out_cap, out_len,
+		   err);
 }
 
 #endif /* GOMP_HOST_SERVICE_CLIENT_H */

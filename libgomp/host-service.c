@@ -60,8 +60,13 @@
 #define HS_DEFAULT_PORTS	64
 #define HS_DEFAULT_BUF		4096
 #define HS_DEFAULT_STAGING	(1u << 20)
-/* Largest input of a call that is gathered whole (a host call).  */
-#define HS_CALL_MAX		((uint64_t) 64 << 20)
+/* Largest input of a call that is gathered whole (a host call: its name
+   and its buffer).  */
+#define HS_NAME_MAX		256
+#define HS_CALL_MAX		(((uint64_t) 64 << 20) + HS_NAME_MAX)
+
+/* Named host services (host-call.c).  */
+extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *);
 
 enum hs_policy { HS_POLICY_OFF, HS_POLICY_STDIO, HS_POLICY_READONLY,
 		 HS_POLICY_ALL };
@@ -306,11 +311,13 @@ hs_reserve (struct hs_ctx *c, size_t n)
 {
   if (c->stage_cap < n)
     {
-      unsigned char *p = realloc (c->stage, n);
+      /* Grow geometrically: input arrives a port buffer at a time.  */
+      size_t cap = c->stage_cap * 2 > n ? c->stage_cap * 2 : n;
+      unsigned char *p = realloc (c->stage, cap);
       if (p == NULL)
 	return 0;
       c->stage = p;
-      c->stage_cap = n;
+      c->stage_cap = cap;
     }
   return 1;
 }
@@ -664,12 +671,31 @@ hs_do_mkdir (struct gomp_host_service *s, struct hs_ctx *c)
   hs_result (c, mkdir ((const char *) c->stage, (mode_t) (c->arg[0] & 07777)));
 }
 
+/* HOST_CALL: input is the name (ARG0 bytes with its NUL), then the
+   buffer (ARG1 bytes); output is the buffer as the callback left it.  */
+
 static void
 hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
 {
+  uint64_t nlen = (uint64_t) c->arg[0], size = (uint64_t) c->arg[1];
+  int err;
   (void) s;
-  /* Only complete input reaches here (see hs_input).  */
-  hs_fail (c, ENOSYS);
+  if (nlen < 2 || nlen > HS_NAME_MAX || c->stage_len < nlen
+      || size != c->stage_len - nlen || c->stage[nlen - 1] != '\0'
+      || strlen ((const char *) c->stage) != nlen - 1)
+    {
+      hs_fail (c, EINVAL);
+      return;
+    }
+  c->ret = gomp_host_call_invoke ((const char *) c->stage, c->stage + nlen,
+				  size, &err);
+  c->err = err;
+  if (err == 0)
+    {
+      memmove (c->stage, c->stage + nlen, size);
+      c->out_len = size;
+      c->out_sent = 0;
+    }
 }
 
 /* Serving one port.  */

@@ -178,6 +178,12 @@ static inline void
 nvptx_hs_kernel_begin (struct ptx_device *dev)
 {
   struct nvptx_hs *hs = dev->host_service;
+  /* A launch from a host-service callback would wait for a kernel that
+     waits for the callback: refuse it.  */
+  if (GOMP_PLUGIN_host_service_in_callback ())
+    GOMP_PLUGIN_fatal ("cannot launch a kernel on device %d from a host"
+		       " service callback: the device is waiting for the"
+		       " callback", dev->ord);
   if (hs && hs->server)
     GOMP_PLUGIN_host_service_kernel_begin (hs->server);
 }

@@ -25,6 +25,7 @@
 #include "host-service.h"
 
 #include "sim-client.h"
+#include "gomp-host-services.h"
 
 static int failures, checks;
 
@@ -136,8 +137,8 @@ test_opcodes (void)
   r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, &ts, sizeof ts,
 		&got, &err);
   check (r == 0 && ts.sec > 1600000000 && ts.nsec < 1000000, "gettimeofday");
-  r = sim_call (&s, GOMP_HS_OP_HOST_CALL, 0, 0, 0, "x", 2, NULL, 0, NULL, &err);
-  check (r == -1 && err == ENOSYS, "host_call with nothing registered: ENOSYS");
+  r = sim_call (&s, GOMP_HS_OP_HOST_CALL, 2, 0, 0, "x", 2, NULL, 0, NULL, &err);
+  check (r == -1 && err == ENOENT, "host_call of a name not registered: ENOENT");
   r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
   check (r == 0 && err == 0, "write of 0 bytes to stdout");
   r = sim_call (&s, GOMP_HS_OP_CLOSE, 1, 0, 0, NULL, 0, NULL, 0, NULL, &err);
@@ -511,6 +512,324 @@ test_policies (void)
   sim_stop (&s);
 }
 
+/* Named host callbacks.  */
+
+/* A device-side libgomp_host_call, as config/nvptx/host-call.c makes it.  */
+static int64_t
+sim_host_call (struct sim *s, const char *name, void *buf, size_t size,
+	       int32_t *err)
+{
+  int64_t args[4] = { (int64_t) strlen (name) + 1, (int64_t) size, 0, 0 };
+  return hs_call2 (s->dev, GOMP_HS_OP_HOST_CALL, args, name,
+		   strlen (name) + 1, buf, size, buf, size, NULL, err);
+}
+
+/* Reverse the buffer; return the sum of its bytes.  */
+static int64_t
+cb_reverse (void *buf, size_t size, void *user)
+{
+  unsigned char *p = buf;
+  int64_t sum = 0;
+  size_t i;
+  (void) user;
+  for (i = 0; i < size; i++)
+    sum += p[i];
+  for (i = 0; i < size / 2; i++)
+    {
+      unsigned char t = p[i];
+      p[i] = p[size - 1 - i];
+      p[size - 1 - i] = t;
+    }
+  return sum;
+}
+
+static int64_t
+cb_const (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  return (int64_t) (intptr_t) user;
+}
+
+static int64_t
+cb_in_callback (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  return GOMP_PLUGIN_host_service_in_callback ();
+}
+
+/* Does file I/O on the host: appends the buffer to the file USER.  */
+static int64_t
+cb_log (void *buf, size_t size, void *user)
+{
+  FILE *f = fopen ((const char *) user, "a");
+  size_t w;
+  if (f == NULL)
+    return -errno;
+  w = fwrite (buf, 1, size, f);
+  fclose (f);
+  return (int64_t) w;
+}
+
+static volatile int slow_entered, slow_release;
+
+static int64_t
+cb_slow (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  __atomic_store_n (&slow_entered, 1, __ATOMIC_SEQ_CST);
+  while (!__atomic_load_n (&slow_release, __ATOMIC_SEQ_CST))
+    usleep (1000);
+  return 7;
+}
+
+static int64_t
+cb_unregister_self (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  return libgomp_host_unregister ("self");
+}
+
+static int
+validate_pair (const void *buf, size_t size, void *user)
+{
+  int32_t a[2];
+  (void) user;
+  memcpy (a, buf, sizeof a);
+  (void) size;
+  return a[0] <= a[1] ? 0 : ERANGE;
+}
+
+static int64_t
+cb_pair (void *buf, size_t size, void *user)
+{
+  int32_t a[2];
+  (void) size;
+  (void) user;
+  memcpy (a, buf, sizeof a);
+  return a[1] - a[0];
+}
+
+struct caller
+{
+  struct sim *s;
+  unsigned id;
+  int ok;
+  int64_t ret;
+  int32_t err;
+};
+
+static void *
+caller_fn (void *arg)
+{
+  struct caller *c = arg;
+  unsigned char buf[1024], want[1024];
+  int64_t sum = 0;
+  size_t n = 1 + c->id % sizeof buf, i;
+  sim_client_id = c->id;
+  for (i = 0; i < n; i++)
+    {
+      buf[i] = pattern_byte (c->id, i);
+      sum += buf[i];
+      want[n - 1 - i] = buf[i];
+    }
+  c->ret = sim_host_call (c->s, "reverse", buf, n, &c->err);
+  c->ok = c->ret == sum && c->err == 0 && memcmp (buf, want, n) == 0;
+  return NULL;
+}
+
+static void *
+slow_caller_fn (void *arg)
+{
+  struct caller *c = arg;
+  sim_client_id = c->id;
+  c->ret = sim_host_call (c->s, "slow", NULL, 0, &c->err);
+  return NULL;
+}
+
+static void *
+unregister_fn (void *arg)
+{
+  *(int *) arg = libgomp_host_unregister ("slow");
+  return NULL;
+}
+
+static void
+test_host_calls (size_t max)
+{
+  struct sim s;
+  int32_t err;
+  int64_t r;
+  int e;
+  size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 1 << 20, 16 << 20 };
+  unsigned i;
+  char logfile[600];
+  struct libgomp_host_type pair = { 8, 8, validate_pair };
+  char longname[300];
+
+  sim_start (&s, 8, 64, "all");
+  check (libgomp_host_register ("reverse", cb_reverse, NULL) == 0,
+	 "register a callback");
+
+  /* In/out integrity and return values, up to 16 MiB.  */
+  for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    {
+      size_t n = sizes[i] <= max ? sizes[i] : max, k;
+      unsigned char *buf = malloc (n + 1), *want = malloc (n + 1);
+      int64_t sum = 0;
+      for (k = 0; k < n; k++)
+	{
+	  buf[k] = pattern_byte (7, k);
+	  sum += buf[k];
+	  want[n - 1 - k] = buf[k];
+	}
+      r = sim_host_call (&s, "reverse", buf, n, &err);
+      check (r == sum && err == 0 && memcmp (buf, want, n) == 0,
+	     "host call with %zu bytes: buffer changed by the host, result"
+	     " returned", n);
+      /* Host fallback: the same call made on the host.  */
+      e = -1;
+      r = libgomp_host_call ("reverse", buf, n, &e);
+      for (k = 0; k < n; k++)
+	if (buf[k] != pattern_byte (7, k))
+	  break;
+      check (r == sum && e == 0 && k == n,
+	     "the same call on the host (fallback path), %zu bytes", n);
+      free (buf);
+      free (want);
+    }
+
+  r = sim_host_call (&s, "no-such-service", NULL, 0, &err);
+  check (r == -1 && err == ENOENT, "unregistered name: ENOENT");
+  e = 0;
+  r = libgomp_host_call ("no-such-service", NULL, 0, &e);
+  check (r == -1 && e == ENOENT && errno == ENOENT,
+	 "unregistered name on the host: ENOENT");
+
+  libgomp_host_register ("answer", cb_const, (void *) (intptr_t) -7);
+  r = sim_host_call (&s, "answer", NULL, 0, &err);
+  check (r == -7 && err == 0, "a negative result is a result, not an error");
+  libgomp_host_register ("answer", cb_const, (void *) (intptr_t) 42);
+  r = sim_host_call (&s, "answer", NULL, 0, &err);
+  check (r == 42 && err == 0, "re-registration replaces the function");
+
+  libgomp_host_register ("inside", cb_in_callback, NULL);
+  r = sim_host_call (&s, "inside", NULL, 0, &err);
+  check (r == 1 && GOMP_PLUGIN_host_service_in_callback () == 0,
+	 "a callback knows it is one (launches from it are refused)");
+
+  snprintf (logfile, sizeof logfile, "%s", tmp ("callback-log.txt"));
+  libgomp_host_register ("log", cb_log, logfile);
+  {
+    char l1[] = "line one\n", l2[] = "line two\n";
+    r = sim_host_call (&s, "log", l1, 9, &err);
+    r += sim_host_call (&s, "log", l2, 9, &err);
+  }
+  {
+    char got[64] = "";
+    FILE *f = fopen (logfile, "r");
+    size_t n = f ? fread (got, 1, sizeof got - 1, f) : 0;
+    if (f)
+      fclose (f);
+    check (r == 18 && n == 18 && strcmp (got, "line one\nline two\n") == 0,
+	   "a callback that does file I/O on the host");
+    unlink (logfile);
+  }
+
+  check (libgomp_host_register_typed ("pair", &pair, cb_pair, NULL) == 0,
+	 "register a typed service");
+  {
+    int32_t a[2] = { 3, 10 };
+    r = sim_host_call (&s, "pair", a, 4, &err);
+    check (r == -1 && err == EINVAL, "typed: buffer too small: EINVAL");
+    r = sim_host_call (&s, "pair", a, sizeof a, &err);
+    check (r == 7 && err == 0, "typed: valid arguments reach the function");
+    a[0] = 11;
+    r = sim_host_call (&s, "pair", a, sizeof a, &err);
+    check (r == -1 && err == ERANGE, "typed: the validator's errno");
+  }
+
+  memset (longname, 'n', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  e = libgomp_host_register (longname, cb_const, NULL);
+  check (e == -1 && errno == EINVAL, "a name longer than 255: EINVAL");
+  r = sim_host_call (&s, longname, NULL, 0, &err);
+  check (r == -1 && err == EINVAL, "calling a name longer than 255: EINVAL");
+  check (libgomp_host_register (NULL, cb_const, NULL) == -1
+	 && libgomp_host_register ("x", NULL, NULL) == -1,
+	 "register without a name or a function: refused");
+
+  libgomp_host_register ("self", cb_unregister_self, NULL);
+  r = sim_host_call (&s, "self", NULL, 0, &err);
+  check (r == 0 && sim_host_call (&s, "self", NULL, 0, &err) == -1
+	 && err == ENOENT, "a callback can unregister itself");
+
+  /* Unregistering while a caller is inside the callback: waits for it;
+     later calls get ENOENT.  */
+  {
+    pthread_t ct, ut;
+    struct caller c = { &s, 3, 0, 0, 0 };
+    volatile int ures = 99;
+    int done;
+    slow_entered = slow_release = 0;
+    libgomp_host_register ("slow", cb_slow, NULL);
+    pthread_create (&ct, NULL, slow_caller_fn, &c);
+    while (!__atomic_load_n (&slow_entered, __ATOMIC_SEQ_CST))
+      usleep (1000);
+    pthread_create (&ut, NULL, unregister_fn, (void *) &ures);
+    usleep (50000);
+    done = __atomic_load_n (&ures, __ATOMIC_SEQ_CST) != 99;
+    __atomic_store_n (&slow_release, 1, __ATOMIC_SEQ_CST);
+    pthread_join (ct, NULL);
+    pthread_join (ut, NULL);
+    check (!done && ures == 0 && c.ret == 7 && c.err == 0,
+	   "unregister waits for the call in progress, which completes");
+    r = sim_host_call (&s, "slow", NULL, 0, &err);
+    check (r == -1 && err == ENOENT, "after unregister: ENOENT");
+  }
+  sim_stop (&s);
+
+  /* 512 concurrent callers.  */
+  {
+    pthread_t t[512];
+    struct caller c[512];
+    int bad = 0;
+    sim_start (&s, 32, 128, "all");
+    for (i = 0; i < 512; i++)
+      {
+	c[i].s = &s;
+	c[i].id = i + 1;
+	pthread_create (&t[i], NULL, caller_fn, &c[i]);
+      }
+    for (i = 0; i < 512; i++)
+      {
+	pthread_join (t[i], NULL);
+	bad += !c[i].ok;
+      }
+    sim_stop (&s);
+    check (bad == 0, "512 concurrent host calls: all results and buffers"
+	   " right (%d wrong)", bad);
+  }
+
+  sim_start (&s, 2, 64, "off");
+  e = 0;
+  r = libgomp_host_call ("reverse", NULL, 0, &e);
+  check (r == -1 && e == ENOSYS,
+	 "host services off: ENOSYS on the host too, as on the device");
+  sim_stop (&s);
+  libgomp_host_unregister ("reverse");
+  libgomp_host_unregister ("answer");
+  libgomp_host_unregister ("inside");
+  libgomp_host_unregister ("log");
+  libgomp_host_unregister ("pair");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -528,6 +847,7 @@ main (int argc, char **argv)
   test_opcodes ();
   test_bad_requests ();
   test_policies ();
+  test_host_calls (max);
   test_big_single (0, 64);
   test_big_single (1, 64);
   test_big_single (4096, 64);

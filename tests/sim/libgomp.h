@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "libgomp-plugin.h"
 
 static int hs_sim_debug_var = -1;
 

@@ -8,7 +8,7 @@
 cc=${HOST_CC:-gcc-12}
 work=$WORK/sim
 rm -rf "$work"; mkdir -p "$work"
-srcs="$TOP/tests/sim/hs-sim.c $TOP/libgomp/host-service.c"
+srcs="$TOP/tests/sim/hs-sim.c $TOP/libgomp/host-service.c $TOP/libgomp/host-call.c"
 incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
 
 run ()

@@ -40,4 +40,11 @@ extern int64_t gomp_hs_call (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
 			     uint64_t out_cap, uint64_t *out_len,
 			     int32_t *err);
 
+/* The same, with the input in two pieces: IN then IN2.  */
+extern int64_t gomp_hs_call2 (uint32_t op, int64_t a0, int64_t a1,
+			      int64_t a2, const void *in, uint64_t in_len,
+			      const void *in2, uint64_t in2_len, void *out,
+			      uint64_t out_cap, uint64_t *out_len,
+			      int32_t *err);
+
 #endif /* GOMP_NVPTX_HOST_SERVICE_DEVICE_H */

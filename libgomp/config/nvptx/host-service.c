@@ -103,11 +103,21 @@ gomp_hs_available (void)
 }
 
 int64_t
+gomp_hs_call2 (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
+	       const void *in, uint64_t in_len, const void *in2,
+	       uint64_t in2_len, void *out, uint64_t out_cap,
+	       uint64_t *out_len, int32_t *err)
+{
+  int64_t args[4] = { a0, a1, a2, 0 };
+  return hs_call2 (&__gomp_host_service, op, args, in, in_len, in2, in2_len,
+		   out, out_cap, out_len, err);
+}
+
+int64_t
 gomp_hs_call (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
 	      const void *in, uint64_t in_len, void *out, uint64_t out_cap,
 	      uint64_t *out_len, int32_t *err)
 {
-  int64_t args[4] = { a0, a1, a2, 0 };
-  return hs_call (&__gomp_host_service, op, args, in, in_len, out, out_cap,
-		  out_len, err);
+  return gomp_hs_call2 (op, a0, a1, a2, in, in_len, NULL, 0, out, out_cap,
+			out_len, err);
 }

@@ -182,20 +182,14 @@ hs_isatty (int fd)
 static int
 hs_rename (const char *from, const char *to)
 {
-  size_t a, b;
-  char *both;
-  int r;
+  int32_t err;
+  int64_t r;
   if (from == NULL || to == NULL)
     return fail (HOST_EFAULT);
-  a = strlen (from) + 1;
-  b = strlen (to) + 1;
-  both = malloc (a + b);
-  if (both == NULL)
-    return fail (HOST_ENOMEM);
-  memcpy (both, from, a);
-  memcpy (both + a, to, b);
-  r = hs (GOMP_HS_OP_RENAME, 0, 0, 0, both, a + b, NULL, 0, NULL);
-  free (both);
+  r = gomp_hs_call2 (GOMP_HS_OP_RENAME, 0, 0, 0, from, strlen (from) + 1,
+		     to, strlen (to) + 1, NULL, 0, NULL, &err);
+  if (r != 0)
+    errno = err;
   return r;
 }
 

@@ -53,7 +53,8 @@
        change; returns the function's result, with ERR set to 0.  When the
        call cannot be made it returns -1 and sets ERR (and errno): ENOENT,
        no function of that name; EINVAL, EMSGSIZE or a validator's error,
-       arguments refused; ENOSYS or EPERM, host services off.
+       arguments refused; EFAULT, no name or no buffer; ENOSYS, host
+       services off.
 
    A callback runs on a libgomp thread of the host while the calling
    kernel waits for it.  It may use stdio and the rest of the C library,

@@ -18,3 +18,12 @@ else
   echo "FAIL: docs: makeinfo failed"
   cat "$WORK/makeinfo.log"
 fi
+# ... and every public function of gomp-host-services.h.
+for f in $(grep -o 'libgomp_host_[a-z_]* (' "$TOP/libgomp/gomp-host-services.h" \
+	     | grep -v 'libgomp_host_fn' | tr -d ' (' | sort -u); do
+  if grep -q "^@item .* $f (" "$texi"; then
+    echo "PASS: docs: $f documented"
+  else
+    echo "FAIL: docs: $f is public but not documented in host-services.texi"
+  fi
+done

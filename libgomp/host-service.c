@@ -678,6 +678,7 @@ static void
 hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
 {
   uint64_t nlen = (uint64_t) c->arg[0], size = (uint64_t) c->arg[1];
+  char name[HS_NAME_MAX];
   int err;
   (void) s;
   if (nlen < 2 || nlen > HS_NAME_MAX || c->stage_len < nlen
@@ -687,12 +688,14 @@ hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
       hs_fail (c, EINVAL);
       return;
     }
-  c->ret = gomp_host_call_invoke ((const char *) c->stage, c->stage + nlen,
-				  size, &err);
+  /* The callback gets the buffer at the start of the stage, aligned as
+     malloc aligns, whatever the length of the name before it.  */
+  memcpy (name, c->stage, nlen);
+  memmove (c->stage, c->stage + nlen, size);
+  c->ret = gomp_host_call_invoke (name, c->stage, size, &err);
   c->err = err;
   if (err == 0)
     {
-      memmove (c->stage, c->stage + nlen, size);
       c->out_len = size;
       c->out_sent = 0;
     }

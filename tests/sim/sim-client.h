@@ -36,7 +36,7 @@ struct sim
   struct gomp_hs_device *dev;
 };
 
-static void
+static inline void
 sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
 {
   char v[32];
@@ -62,7 +62,7 @@ sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
   GOMP_PLUGIN_host_service_kernel_begin (s->server);
 }
 
-static void
+static inline void
 sim_stop (struct sim *s)
 {
   if (s->server)
@@ -74,7 +74,7 @@ sim_stop (struct sim *s)
   free (s->dev);
 }
 
-static int64_t
+static inline int64_t
 sim_call (struct sim *s, uint32_t op, int64_t a0, int64_t a1, int64_t a2,
 	  const void *in, uint64_t in_len, void *out, uint64_t out_cap,
 	  uint64_t *out_len, int32_t *err)

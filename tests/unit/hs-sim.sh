@@ -10,6 +10,7 @@ work=$WORK/sim
 rm -rf "$work"; mkdir -p "$work"
 srcs="$TOP/tests/sim/hs-sim.c $TOP/libgomp/host-service.c $TOP/libgomp/host-call.c"
 incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
+# plugin-hs.c includes plugin/host-service-nvptx.c.
 
 run ()
 {
@@ -25,7 +26,8 @@ run ()
   TMPDIR=$work "$work/hs-sim-$name" "$max" > "$work/run-$name.log" \
     2> "$work/err-$name.log"
   st=$?
-  sed "s/^\(PASS\|FAIL\): sim /\1: sim[$name] /" "$work/run-$name.log"
+  sed "s/^\(PASS\|FAIL\): \(sim\|plugin\) /\1: \2[$name] /" \
+    "$work/run-$name.log"
   if test $st -ne 0 && ! grep -q '^FAIL' "$work/run-$name.log"; then
     echo "FAIL: sim[$name] exited with status $st"
     tail -30 "$work/err-$name.log"
@@ -42,6 +44,12 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run asan $((4 << 20)) -fsanitize=address,undefined -fno-omit-frame-pointer
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   run tsan $((1 << 20)) -fsanitize=thread
+
+# The nvptx plugin's host-service code against stand-ins for CUDA
+# (tests/sim/plugin-hs.c), with ASan and UBSan.
+srcs="$TOP/tests/sim/plugin-hs.c $TOP/libgomp/host-service.c $TOP/libgomp/host-call.c"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run plugin 0 -fsanitize=address,undefined -fno-omit-frame-pointer
 
 # GOMP_DEBUG=1: one trace line per call, with op name, fd, size, result
 # and errno.

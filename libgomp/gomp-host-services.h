@@ -60,8 +60,9 @@
    kernel waits for it.  It may use stdio and the rest of the C library,
    but must not launch work on the device (a target region, an OpenACC
    construct, a copy to or from the device): that waits for the kernel,
-   which waits for the callback.  libgomp detects a launch from a callback
-   and stops the program with an error rather than hang.  */
+   which waits for the callback.  libgomp detects device work started
+   from a callback for a kernel and stops the program with an error rather
+   than hang.  */
 
 #ifndef GOMP_HOST_SERVICES_H
 #define GOMP_HOST_SERVICES_H 1

@@ -63,10 +63,10 @@ static pthread_mutex_t hc_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t hc_cond = PTHREAD_COND_INITIALIZER;
 static struct hc_entry *hc_table[HC_BUCKETS];
 
-/* Nonzero while this thread runs a callback.  */
+/* Nonzero while this thread runs a callback for a kernel.  */
 static __thread int hc_in_callback;
 
-int64_t gomp_host_call_invoke (const char *, void *, size_t, int *);
+int64_t gomp_host_call_invoke (const char *, void *, size_t, int *, int);
 
 static uint64_t
 hc_hash (const char *s)
@@ -196,10 +196,12 @@ libgomp_host_unregister (const char *name)
 }
 
 /* Call NAME with SIZE bytes at BUF; *ERR gets 0, or why the call could not
-   be made (the result is then -1).  */
+   be made (the result is then -1).  FROM_DEVICE: the call came from a
+   kernel, which waits for it.  */
 
 int64_t
-gomp_host_call_invoke (const char *name, void *buf, size_t size, int *err)
+gomp_host_call_invoke (const char *name, void *buf, size_t size, int *err,
+		       int from_device)
 {
   struct hc_entry *e;
   int64_t ret = -1;
@@ -227,9 +229,9 @@ gomp_host_call_invoke (const char *name, void *buf, size_t size, int *err)
     v = e->type.validate (buf, size, e->user);
   if (v == 0)
     {
-      hc_in_callback++;
+      hc_in_callback += from_device;
       ret = e->fn (buf, size, e->user);
-      hc_in_callback--;
+      hc_in_callback -= from_device;
     }
   *err = v;
 
@@ -257,7 +259,7 @@ libgomp_host_call (const char *name, void *buf, size_t size, int *err)
   else if (GOMP_PLUGIN_host_service_size () == 0)
     e = ENOSYS;		/* GOMP_HOST_SERVICES=off, as on a device.  */
   else
-    ret = gomp_host_call_invoke (name, buf, size, &e);
+    ret = gomp_host_call_invoke (name, buf, size, &e, 0);
   if (err)
     *err = e;
   if (e)
@@ -265,8 +267,9 @@ libgomp_host_call (const char *name, void *buf, size_t size, int *err)
   return e ? -1 : ret;
 }
 
-/* Whether this thread is running a host-service callback: a plugin must
-   not launch a kernel then (the device waits for the callback).  */
+/* Whether this thread is running a host-service callback for a kernel:
+   no device work may start then (the kernel waits for the callback).
+   libgomp's device constructs and the plugins' launches check it.  */
 
 int
 GOMP_PLUGIN_host_service_in_callback (void)

@@ -66,7 +66,8 @@
 #define HS_CALL_MAX		(((uint64_t) 64 << 20) + HS_NAME_MAX)
 
 /* Named host services (host-call.c).  */
-extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *);
+extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *,
+				      int);
 
 enum hs_policy { HS_POLICY_OFF, HS_POLICY_STDIO, HS_POLICY_READONLY,
 		 HS_POLICY_ALL };
@@ -692,7 +693,7 @@ hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
      malloc aligns, whatever the length of the name before it.  */
   memcpy (name, c->stage, nlen);
   memmove (c->stage, c->stage + nlen, size);
-  c->ret = gomp_host_call_invoke (name, c->stage, size, &err);
+  c->ret = gomp_host_call_invoke (name, c->stage, size, &err, 1);
   c->err = err;
   if (err == 0)
     {

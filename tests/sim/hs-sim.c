@@ -722,7 +722,11 @@ test_host_calls (size_t max)
   libgomp_host_register ("inside", cb_in_callback, NULL);
   r = sim_host_call (&s, "inside", NULL, 0, &err);
   check (r == 1 && GOMP_PLUGIN_host_service_in_callback () == 0,
-	 "a callback knows it is one (launches from it are refused)");
+	 "a callback for a kernel knows it is one (device work from it is"
+	 " refused)");
+  r = libgomp_host_call ("inside", NULL, 0, &e);
+  check (r == 0 && e == 0,
+	 "a callback on the host fallback path may use the device");
 
   snprintf (logfile, sizeof logfile, "%s", tmp ("callback-log.txt"));
   libgomp_host_register ("log", cb_log, logfile);

@@ -51,6 +51,7 @@ main (void)
   printf ("%s: callback-refuse: on the host path a callback may run a target"
 	  " region\n", x == 1 ? "PASS" : "FAIL");
 
+  fflush (stdout);
   if (pipe (fds) != 0)
     return 2;
   pid = fork ();

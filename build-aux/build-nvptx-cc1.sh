@@ -66,7 +66,7 @@ pid=$!
 while kill -0 $pid 2>/dev/null; do
   sleep 60
   n=$(ls "$obj"/gcc/*.o 2>/dev/null | wc -l)
-  echo "[cc1] ... $(( ($(date +%s) - start) / 60 )) min, $n of ~900 objects" >&2
+  echo "[cc1] ... $(( ($(date +%s) - start) / 60 )) min, $n of ~480 objects" >&2
 done
 wait $pid || { tail -40 "$log" >&2; echo "[cc1] build failed, see $log" >&2; exit 1; }
 ( cd "$obj" && make install-gcc ) >> "$log" 2>&1 || { tail -30 "$log" >&2; exit 1; }

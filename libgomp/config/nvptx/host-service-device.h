@@ -29,9 +29,6 @@
 #include <stdint.h>
 #include "host-service.h"
 
-/* Whether the plugin set up a region this runtime can talk to.  */
-extern int gomp_hs_available (void);
-
 /* Make a host call (see hs_call in host-service-client.h).  Returns the
    call's result; *ERR gets the host's errno, GOMP_HS_ENOSYS when there is
    no host service.  */

@@ -96,12 +96,6 @@ hs_client_start (void)
 
 #include "host-service-client.h"
 
-int
-gomp_hs_available (void)
-{
-  return hs_usable (&__gomp_host_service);
-}
-
 int64_t
 gomp_hs_call2 (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
 	       const void *in, uint64_t in_len, const void *in2,

@@ -71,11 +71,11 @@ fail (int host_errno)
 /* One host call; on failure errno is set from the reply.  */
 static int64_t
 hs (uint32_t op, int64_t a0, int64_t a1, int64_t a2, const void *in,
-    uint64_t in_len, void *out, uint64_t out_cap, uint64_t *out_len)
+    uint64_t in_len, void *out, uint64_t out_cap)
 {
   int32_t err;
-  int64_t r = gomp_hs_call (op, a0, a1, a2, in, in_len, out, out_cap,
-			    out_len, &err);
+  int64_t r = gomp_hs_call (op, a0, a1, a2, in, in_len, out, out_cap, NULL,
+			    &err);
   if (r < 0 || err != 0)
     errno = err;
   return r;
@@ -87,7 +87,7 @@ hs_path (uint32_t op, const char *path, int64_t a0, int64_t a1, void *out,
 {
   if (path == NULL)
     return fail (HOST_EFAULT);
-  return hs (op, a0, a1, 0, path, strlen (path) + 1, out, out_cap, NULL);
+  return hs (op, a0, a1, 0, path, strlen (path) + 1, out, out_cap);
 }
 
 /* The helpers below speak the host's ABI.  */
@@ -101,7 +101,7 @@ hs_open (const char *path, int host_flags, unsigned mode)
 static int
 hs_close (int fd)
 {
-  return hs (GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL);
+  return hs (GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0);
 }
 
 static ssize_t
@@ -109,7 +109,7 @@ hs_write (int fd, const void *buf, size_t count)
 {
   if (count > 0 && buf == NULL)
     return fail (HOST_EFAULT);
-  return hs (GOMP_HS_OP_WRITE, fd, 0, 0, buf, count, NULL, 0, NULL);
+  return hs (GOMP_HS_OP_WRITE, fd, 0, 0, buf, count, NULL, 0);
 }
 
 static ssize_t
@@ -117,13 +117,13 @@ hs_read (int fd, void *buf, size_t count)
 {
   if (count > 0 && buf == NULL)
     return fail (HOST_EFAULT);
-  return hs (GOMP_HS_OP_READ, fd, count, 0, NULL, 0, buf, count, NULL);
+  return hs (GOMP_HS_OP_READ, fd, count, 0, NULL, 0, buf, count);
 }
 
 static off_t
 hs_lseek (int fd, off_t offset, int whence)
 {
-  return hs (GOMP_HS_OP_LSEEK, fd, offset, whence, NULL, 0, NULL, 0, NULL);
+  return hs (GOMP_HS_OP_LSEEK, fd, offset, whence, NULL, 0, NULL, 0);
 }
 
 static void
@@ -154,7 +154,7 @@ hs_fstat (int fd, struct host_stat *st)
   struct gomp_hs_stat w;
   if (st == NULL)
     return fail (HOST_EFAULT);
-  if (hs (GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &w, sizeof w, NULL) != 0)
+  if (hs (GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &w, sizeof w) != 0)
     return -1;
   wire_to_host_stat (&w, st);
   return 0;
@@ -176,7 +176,7 @@ hs_stat (const char *path, struct host_stat *st, int follow)
 static int
 hs_isatty (int fd)
 {
-  return hs (GOMP_HS_OP_ISATTY, fd, 0, 0, NULL, 0, NULL, 0, NULL) == 1;
+  return hs (GOMP_HS_OP_ISATTY, fd, 0, 0, NULL, 0, NULL, 0) == 1;
 }
 
 static int
@@ -196,7 +196,7 @@ hs_rename (const char *from, const char *to)
 static int
 hs_time (uint32_t op, int64_t clock, struct gomp_hs_timespec *ts)
 {
-  return hs (op, clock, 0, 0, NULL, 0, ts, sizeof *ts, NULL);
+  return hs (op, clock, 0, 0, NULL, 0, ts, sizeof *ts);
 }
 
 /* Host (glibc) ABI: what code in a target region calls.  */
@@ -349,7 +349,7 @@ isatty (int fd)
 int
 fsync (int fd)
 {
-  return hs (GOMP_HS_OP_FSYNC, fd, 0, 0, NULL, 0, NULL, 0, NULL);
+  return hs (GOMP_HS_OP_FSYNC, fd, 0, 0, NULL, 0, NULL, 0);
 }
 
 int

@@ -67,8 +67,14 @@ main (void)
     }
   close (fds[1]);
   alarm (60);
-  n = read (fds[0], msg, sizeof msg - 1);
-  msg[n > 0 ? n : 0] = '\0';
+  /* Everything the child wrote to stderr, until it exits.  */
+  {
+    size_t got = 0;
+    while (got < sizeof msg - 1
+	   && (n = read (fds[0], msg + got, sizeof msg - 1 - got)) > 0)
+      got += n;
+    msg[got] = '\0';
+  }
   waitpid (pid, &status, 0);
   printf ("%s: callback-refuse: a target region from a callback for a kernel"
 	  " stops the program with an error (status %d)\n",

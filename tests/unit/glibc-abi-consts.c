@@ -4,6 +4,7 @@
    compiled with these headers, so any difference is a wrong flag, errno
    or stat field on the device.  Prints one PASS/FAIL line per check.  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -54,5 +55,21 @@ main (void)
   FIELD (dev); FIELD (ino); FIELD (nlink); FIELD (mode); FIELD (uid);
   FIELD (gid); FIELD (rdev); FIELD (size); FIELD (blksize); FIELD (blocks);
   FIELD (atim); FIELD (mtim); FIELD (ctim);
+  /* <ctype.h>'s tables, against glibc's own for the "C" locale.  */
+  {
+    const unsigned short *b = *__ctype_b_loc ();
+    const int *lo = *__ctype_tolower_loc (), *up = *__ctype_toupper_loc ();
+    int c, bad = 0;
+    for (c = -128; c < 256; c++)
+      if (host_ctype_bits (c) != b[c] || host_tolower (c) != lo[c]
+	  || host_toupper (c) != up[c])
+	{
+	  if (!bad)
+	    printf ("first ctype difference at %d: bits %#x vs %#x\n", c,
+		    host_ctype_bits (c), b[c]);
+	  bad++;
+	}
+    check ("ctype tables (-128..255)", bad, 0);
+  }
   return failures != 0;
 }

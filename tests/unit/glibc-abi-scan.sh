@@ -17,7 +17,7 @@
 cc=${HOST_CC:-gcc-12}
 devlib=$STAGE/lib/nvptx-none
 work=${WORK:-.}
-headers="stdio.h errno.h stdlib.h string.h unistd.h fcntl.h sys/stat.h"
+headers="stdio.h errno.h stdlib.h string.h unistd.h fcntl.h sys/stat.h ctype.h"
 
 # Symbols the device libraries define, for each multilib (default:
 # OpenACC; mgomp: OpenMP).
@@ -77,6 +77,9 @@ cat >> "$pairs" <<'PAIRS'
 - __errno_location
 - __assert_fail
 - __ctype_get_mb_cur_max
+- __ctype_b_loc
+- __ctype_tolower_loc
+- __ctype_toupper_loc
 PAIRS
 
 sort -u "$pairs" | while read -r name target; do

@@ -66,6 +66,53 @@ __ctype_get_mb_cur_max (void)
   return MB_CUR_MAX;
 }
 
+/* <ctype.h>'s tables, "C" locale, filled on first use (every thread that
+   races to fill them writes the same values).  */
+
+static unsigned short ctype_b[384];
+static int ctype_lower[384], ctype_upper[384];
+static const unsigned short *ctype_b_ptr = ctype_b + 128;
+static const int *ctype_lower_ptr = ctype_lower + 128;
+static const int *ctype_upper_ptr = ctype_upper + 128;
+static volatile int ctype_ready;
+
+static void
+ctype_init (void)
+{
+  int c;
+  if (ctype_ready)
+    return;
+  for (c = -128; c < 256; c++)
+    {
+      ctype_b[c + 128] = host_ctype_bits (c);
+      ctype_lower[c + 128] = host_tolower (c);
+      ctype_upper[c + 128] = host_toupper (c);
+    }
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  ctype_ready = 1;
+}
+
+const unsigned short **
+__ctype_b_loc (void)
+{
+  ctype_init ();
+  return &ctype_b_ptr;
+}
+
+const int **
+__ctype_tolower_loc (void)
+{
+  ctype_init ();
+  return &ctype_lower_ptr;
+}
+
+const int **
+__ctype_toupper_loc (void)
+{
+  ctype_init ();
+  return &ctype_upper_ptr;
+}
+
 /* C99 scanf: newlib's scanf family already implements C99.  */
 
 int

@@ -111,4 +111,51 @@ _Static_assert (sizeof (struct host_stat) == 144, "glibc x86_64 struct stat");
 _Static_assert (__builtin_offsetof (struct host_stat, st_size) == 48,
 		"glibc x86_64 st_size");
 
+/* <ctype.h>: glibc's macros index a table of class bits through
+   __ctype_b_loc, and tolower/toupper tables through __ctype_tolower_loc
+   and __ctype_toupper_loc, for -128 <= C < 256.  These give the "C"
+   locale's entries, in glibc's bit order (little-endian layout).  */
+
+#define HOST_ISBIT(B) ((B) < 8 ? (1 << (B)) << 8 : (1 << (B)) >> 8)
+
+static inline unsigned short
+host_ctype_bits (int c)
+{
+  int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+  int digit = c >= '0' && c <= '9';
+  int xdigit = digit || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  int space = c == ' ' || (c >= '\t' && c <= '\r');
+  int print = c >= ' ' && c <= '~';
+  int graph = c > ' ' && c <= '~';
+  int blank = c == ' ' || c == '\t';
+  int cntrl = (c >= 0 && c < ' ') || c == 127;
+  int alpha = upper || lower;
+  int punct = graph && !alpha && !digit;
+  return (upper ? HOST_ISBIT (0) : 0) | (lower ? HOST_ISBIT (1) : 0)
+	 | (alpha ? HOST_ISBIT (2) : 0) | (digit ? HOST_ISBIT (3) : 0)
+	 | (xdigit ? HOST_ISBIT (4) : 0) | (space ? HOST_ISBIT (5) : 0)
+	 | (print ? HOST_ISBIT (6) : 0) | (graph ? HOST_ISBIT (7) : 0)
+	 | (blank ? HOST_ISBIT (8) : 0) | (cntrl ? HOST_ISBIT (9) : 0)
+	 | (punct ? HOST_ISBIT (10) : 0) | (alpha || digit ? HOST_ISBIT (11) : 0);
+}
+
+/* For -128 <= C < -1 (a signed char), glibc's tables give the value
+   for the byte, C + 256; EOF maps to itself.  */
+
+static inline int
+host_tolower (int c)
+{
+  if (c < -1)
+    c += 256;
+  return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static inline int
+host_toupper (int c)
+{
+  if (c < -1)
+    c += 256;
+  return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
+
 #endif /* GOMP_NVPTX_GLIBC_ABI_H */

@@ -67,6 +67,7 @@ static struct hc_entry *hc_table[HC_BUCKETS];
 static __thread int hc_in_callback;
 
 int64_t gomp_host_call_invoke (const char *, void *, size_t, int *, int);
+extern int gomp_host_service_off (void);	/* host-service.c.  */
 
 static uint64_t
 hc_hash (const char *s)
@@ -256,8 +257,8 @@ libgomp_host_call (const char *name, void *buf, size_t size, int *err)
   int64_t ret = -1;
   if (name == NULL || (size && buf == NULL))
     e = EFAULT;
-  else if (GOMP_PLUGIN_host_service_size () == 0)
-    e = ENOSYS;		/* GOMP_HOST_SERVICES=off, as on a device.  */
+  else if (gomp_host_service_off ())
+    e = ENOSYS;		/* As on a device.  */
   else
     ret = gomp_host_call_invoke (name, buf, size, &e, 0);
   if (err)

@@ -221,9 +221,20 @@ hs_env_policy (void)
     return HS_POLICY_STDIO;
   if (strcmp (s, "off") == 0)
     return HS_POLICY_OFF;
-  gomp_error ("GOMP_HOST_SERVICES=%s is not one of all, readonly, stdio, off;"
-	      " using off", s);
+  /* Read at every image load and every host call: say it once.  */
+  static int warned;
+  if (!__atomic_exchange_n (&warned, 1, __ATOMIC_RELAXED))
+    gomp_error ("GOMP_HOST_SERVICES=%s is not one of all, readonly, stdio,"
+		" off; using off", s);
   return HS_POLICY_OFF;
+}
+
+/* Whether GOMP_HOST_SERVICES=off (host-call.c: host calls obey it too).  */
+
+int
+gomp_host_service_off (void)
+{
+  return hs_env_policy () == HS_POLICY_OFF;
 }
 
 static void

@@ -8,5 +8,7 @@ mkdir -p "$work"
 "$cc" -O2 -pthread -I"$top/tests/sim" -I"$top/libgomp" \
   -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" \
   "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" \
+  "$top/libgomp/host-service-ops.c" "$top/libgomp/host-service-fd.c" \
+  "$top/libgomp/host-service-server.c" \
   "$top/libgomp/host-call.c" || exit 1
 "$work/hs-bench" "$@"

@@ -31,12 +31,20 @@
      hs_publish (W, V)       store V to the sequence word W with release
 			     semantics towards the host (nvptx: membar.sys,
 			     then a volatile store);
-     hs_observe (W)          load the sequence word W with acquire
-			     semantics (nvptx: a volatile load, then
-			     membar.sys);
+     hs_poll (W)             load the sequence word W, no ordering (nvptx:
+			     a volatile load);
+     hs_acquire ()           an acquire fence after a poll saw the reply
+			     (nvptx: membar.sys);
+     hs_load_reply (R, I, V) load the reply block R in one access: *I
+			     gets its INFO, *V its RET;
      hs_pause (UNSIGNED *)   back off, a little longer each call;
+     hs_lanes ()             the lanes that make calls together, as a bit
+			     set identical in each of them (1 when the
+			     caller is a single thread);
+     hs_lane_index ()        the calling lane's bit in that set;
+     hs_vote (P)             the set of those lanes for which P holds;
      hs_client_start ()      the port this client tries first (spreads
-			     clients over the ports).
+			     clients, lanes included, over the ports).
 
    All accesses to the region go through volatile pointers: the host
    changes it behind the compiler's back, and the device must not cache
@@ -47,12 +55,6 @@
 
 #include <stddef.h>
 #include "host-service.h"
-
-static inline volatile struct gomp_hs_header *
-hs_header (const struct gomp_hs_device *d)
-{
-  return (volatile struct gomp_hs_header *) (uintptr_t) d->region;
-}
 
 static inline volatile struct gomp_hs_port *
 hs_port (const struct gomp_hs_device *d, uint32_t i)
@@ -69,18 +71,17 @@ hs_buf (const struct gomp_hs_device *d, uint32_t i)
     (uintptr_t) (d->region + gomp_hs_buf_offset (d->nports, d->buf_size, i));
 }
 
-/* Whether D describes a region this client can talk to.  */
+/* Whether D describes host services this client can use.  Only the
+   device's own copy of the geometry is read: the plugin checked the
+   version and wrote it, and the region's header is never read.  */
 
 static inline int
 hs_usable (const struct gomp_hs_device *d)
 {
-  volatile struct gomp_hs_header *h;
-  if (d->region == 0 || d->nports == 0 || d->nports > GOMP_HS_MAX_PORTS
-      || d->buf_size < GOMP_HS_MIN_BUF_SIZE)
-    return 0;
-  h = hs_header (d);
-  return h->magic == GOMP_HS_MAGIC && h->version == GOMP_HS_VERSION
-	 && h->nports == d->nports && h->buf_size == d->buf_size;
+  return d->region != 0 && d->ports != 0 && d->nports != 0
+	 && d->nports <= GOMP_HS_MAX_PORTS
+	 && d->buf_size >= GOMP_HS_MIN_BUF_SIZE
+	 && d->buf_size <= GOMP_HS_MAX_BUF_SIZE;
 }
 
 /* Copy between the caller's memory and a payload buffer.  The region
@@ -122,55 +123,51 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n)
     dst[i] = src[i];
 }
 
-/* Port locks: atomics on D->locks, which lives in device memory.  */
+/* Port locks: atomics on the device's array of struct gomp_hs_port_state,
+   in device memory.  One sweep looks at every port once, starting at
+   *PORT, reading each lock before trying to take it (so a sweep over
+   busy ports costs no atomic per port); it returns 1 with the lock of
+   *PORT taken, or 0.  It never waits.  */
 
 static inline int
-hs_lock_try (struct gomp_hs_device *d, uint32_t i)
+hs_port_sweep (struct gomp_hs_port_state *ps, uint32_t n, uint32_t *port)
 {
-  uint32_t z = 0;
-  return __atomic_compare_exchange_n (&d->locks[i], &z, 1, 0,
-				      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+  uint32_t k, i = *port;
+  for (k = 0; k < n; k++)
+    {
+      uint32_t z = 0;
+      if (__atomic_load_n (&ps[i].lock, __ATOMIC_RELAXED) == 0
+	  && __atomic_compare_exchange_n (&ps[i].lock, &z, 1, 0,
+					  __ATOMIC_ACQUIRE,
+					  __ATOMIC_RELAXED))
+	{
+	  *port = i;
+	  return 1;
+	}
+      i = i + 1 < n ? i + 1 : 0;
+    }
+  return 0;
 }
 
 static inline void
-hs_lock_release (struct gomp_hs_device *d, uint32_t i)
+hs_port_release (struct gomp_hs_port_state *ps, uint32_t i)
 {
-  __atomic_store_n (&d->locks[i], 0, __ATOMIC_RELEASE);
+  __atomic_store_n (&ps[i].lock, 0, __ATOMIC_RELEASE);
 }
 
-/* Take a free port: try each once from this client's start, then back
-   off and try again.  A port holder only waits for the host, so some
-   port always comes free.  */
-
-static uint32_t
-hs_acquire (struct gomp_hs_device *d)
-{
-  unsigned backoff = 0;
-  uint32_t n = d->nports;
-  uint32_t start = hs_client_start () % n;
-  for (;;)
-    {
-      uint32_t k;
-      for (k = 0; k < n; k++)
-	{
-	  uint32_t i = start + k < n ? start + k : start + k - n;
-	  if (hs_lock_try (d, i))
-	    return i;
-	}
-      hs_pause (&backoff);
-    }
-}
-
-/* Publish the request in port P and wait for the host's reply.  */
+/* Publish the request in port P as sequence number SEQ and wait for the
+   host's reply: *INFO and *RET get the reply block's fields.  */
 
 static void
-hs_round (volatile struct gomp_hs_port *p)
+hs_round (volatile struct gomp_hs_port *p, uint32_t seq, uint32_t *info,
+	  int64_t *ret)
 {
   unsigned backoff = 0;
-  uint32_t seq = p->dev_seq + 1;
   hs_publish (&p->dev_seq, seq);
-  while (hs_observe (&p->host_seq) != seq)
+  while (hs_poll (&p->rep.seq) != seq)
     hs_pause (&backoff);
+  hs_acquire ();
+  hs_load_reply (&p->rep, info, ret);
 }
 
 /* Copy N bytes at offset OFF of the input IN ++ IN2 into BUF.  */
@@ -192,37 +189,36 @@ hs_gather (volatile unsigned char *buf, uint64_t off, uint64_t n,
     hs_copy_in (buf, in2 + (off - in_len), n);
 }
 
-/* Make one call OP with ARGS.  Its input payload is IN/IN_LEN followed by
-   IN2/IN2_LEN, OUT/OUT_CAP where its output goes; *OUT_LEN gets the
-   number of output bytes stored (output beyond OUT_CAP is fetched and
-   dropped).  Returns the call's result and sets *ERR to the host's errno
-   (0 on success).  */
+static inline void
+hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
+		const int64_t args[4], uint64_t len, uint64_t total)
+{
+  int k;
+  p->req.op = op;
+  p->req.flags = flags;
+  for (k = 0; k < 4; k++)
+    p->req.arg[k] = args ? args[k] : 0;
+  p->req.len = len;
+  p->req.total = total;
+}
+
+/* The whole call OP on port I of D, whose lock the caller holds: see
+   hs_call2.  */
 
 static int64_t
-hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
-	  const void *in, uint64_t in_len, const void *in2, uint64_t in2_len,
-	  void *out, uint64_t out_cap, uint64_t *out_len, int32_t *err)
+hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
+	      uint32_t i, uint32_t op, const int64_t args[4], const void *in,
+	      uint64_t in_len, const void *in2, uint64_t in2_len, void *out,
+	      uint64_t out_cap, uint64_t *out_len, int32_t *err)
 {
-  volatile struct gomp_hs_port *p;
-  volatile unsigned char *buf;
+  volatile struct gomp_hs_port *p = hs_port (d, i);
+  volatile unsigned char *buf = hs_buf (d, i);
   uint64_t sent = 0, got = 0;
-  uint32_t i, flags = GOMP_HS_REQ_FIRST, rflags;
+  uint32_t flags = GOMP_HS_REQ_FIRST, info;
   uint32_t bufsz = d->buf_size;
+  uint32_t seq = ps[i].seq;
   uint64_t total = in_len + in2_len;
   int64_t ret;
-  int k;
-
-  if (out_len)
-    *out_len = 0;
-  if (!hs_usable (d))
-    {
-      *err = GOMP_HS_ENOSYS;
-      return -1;
-    }
-
-  i = hs_acquire (d);
-  p = hs_port (d, i);
-  buf = hs_buf (d, i);
 
   /* Input rounds.  */
   for (;;)
@@ -230,24 +226,18 @@ hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
       uint64_t n = total - sent < bufsz ? total - sent : bufsz;
       if (n)
 	hs_gather (buf, sent, n, in, in_len, in2);
-      p->req.op = op;
-      p->req.flags = flags;
-      for (k = 0; k < 4; k++)
-	p->req.arg[k] = args ? args[k] : 0;
-      p->req.len = n;
-      p->req.total = total;
-      hs_round (p);
+      hs_put_request (p, op, flags, args, n, total);
+      hs_round (p, ++seq, &info, &ret);
       sent += n;
       flags = GOMP_HS_REQ_CONT;
-      rflags = p->rep.flags;
-      if (!(rflags & GOMP_HS_REP_MORE_IN))
+      if (!(GOMP_HS_INFO_FLAGS (info) & GOMP_HS_REP_MORE_IN))
 	break;
       if (sent >= total)
 	{
 	  /* The host wants more than there is: it is confused; give up
 	     on this call (the next FIRST on this port starts afresh).  */
+	  ps[i].seq = seq;
 	  *err = GOMP_HS_EPROTO;
-	  hs_lock_release (d, i);
 	  return -1;
 	}
     }
@@ -255,7 +245,7 @@ hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
   /* Output rounds.  */
   for (;;)
     {
-      uint64_t m = p->rep.len;
+      uint64_t m = GOMP_HS_INFO_LEN (info);
       if (m > bufsz)
 	m = bufsz;
       if (got < out_cap)
@@ -264,19 +254,81 @@ hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
 	  hs_copy_out ((unsigned char *) out + got, buf, c);
 	  got += c;
 	}
-      if (!(p->rep.flags & GOMP_HS_REP_MORE_OUT))
+      if (!(GOMP_HS_INFO_FLAGS (info) & GOMP_HS_REP_MORE_OUT))
 	break;
-      p->req.op = op;
-      p->req.flags = GOMP_HS_REQ_CONT;
-      p->req.len = 0;
-      hs_round (p);
+      hs_put_request (p, op, GOMP_HS_REQ_CONT, args, 0, total);
+      hs_round (p, ++seq, &info, &ret);
     }
 
-  ret = p->rep.ret;
-  *err = p->rep.err;
-  hs_lock_release (d, i);
+  ps[i].seq = seq;
+  *err = GOMP_HS_INFO_ERRNO (info);
   if (out_len)
     *out_len = got;
+  return ret;
+}
+
+/* Make one call OP with ARGS.  Its input payload is IN/IN_LEN followed by
+   IN2/IN2_LEN, OUT/OUT_CAP where its output goes; *OUT_LEN gets the
+   number of output bytes stored (output beyond OUT_CAP is fetched and
+   dropped).  Returns the call's result and sets *ERR to the host's errno
+   (0 on success).
+
+   LANES.  Where every lane of a warp is a client of its own, the lanes
+   that call together must not wait for one another: below sm_70 a warp's
+   lanes run in lock step, and a lane spinning for a port that a sibling
+   holds would keep that sibling from ever running its call (or the
+   sibling, done, would wait for the spinner where their paths join).  So
+   the lanes share one loop whose control is the same in every lane:
+   PENDING is the set of lanes still to be served, computed only from
+   votes.  In each iteration every pending lane sweeps the ports once
+   without waiting; the lanes that got one make their whole call and
+   release the port inside the branch, and all lanes meet again at the
+   vote that removes the served ones from PENDING.  A lane holding a port
+   therefore waits only for the host, and a lane without one only ever
+   waits (backs off) while holding nothing; lanes that got ports in the
+   same iteration make their calls side by side.  With independent thread
+   scheduling (PTX for sm_70 and later) the same loop is correct and no
+   longer needed.  A single-thread caller goes through the loop once, or
+   until it gets a port.  */
+
+static int64_t
+hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
+	  const void *in, uint64_t in_len, const void *in2, uint64_t in2_len,
+	  void *out, uint64_t out_cap, uint64_t *out_len, int32_t *err)
+{
+  struct gomp_hs_port_state *ps
+    = (struct gomp_hs_port_state *) (uintptr_t) d->ports;
+  unsigned backoff = 0;
+  uint32_t pending, me, port;
+  int64_t ret = -1;
+
+  if (out_len)
+    *out_len = 0;
+  *err = GOMP_HS_ENOSYS;
+  if (!hs_usable (d))
+    return -1;
+
+  me = hs_lane_index ();
+  port = hs_client_start () % d->nports;
+  pending = hs_lanes ();
+  while (pending != 0)
+    {
+      uint32_t done;
+      int won = 0;
+      if ((pending >> me) & 1)
+	won = hs_port_sweep (ps, d->nports, &port);
+      if (won)
+	{
+	  ret = hs_call_port (d, ps, port, op, args, in, in_len, in2, in2_len,
+			      out, out_cap, out_len, err);
+	  hs_port_release (ps, port);
+	}
+      /* Every lane is here again, holding no port.  */
+      done = hs_vote (won);
+      pending &= ~done;
+      if (pending != 0 && done == 0)
+	hs_pause (&backoff);
+    }
   return ret;
 }
 

@@ -1,4 +1,4 @@
-/* Host services: the op table and its handlers (placeholder).
+/* Host services: the op table and its handlers.
    Copyright (C) 2026 Free Software Foundation, Inc.
 
    This file is part of the GNU Offloading and Multi Processing Library
@@ -23,4 +23,544 @@
    see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
    <http://www.gnu.org/licenses/>.  */
 
-/* Being split out of host-service.c.  */
+/* One entry per opcode of host-service.h: its name (for tracing), the
+   kind of input it takes, the weakest policy that allows it, whether it
+   may block, and its handler.  A handler runs once the call's input is
+   complete (streamed writes: each time the staging buffer is full, and at
+   the end), with the input in C->STAGE, already checked by
+   host-service.c against the entry (paths NUL-terminated, descriptors
+   looked up: C->FD), and leaves the result in C: RET and ERR, and the
+   output, if any, in C->STAGE.  Handlers that may block do so on a
+   worker thread, never on the poller (host-service-server.c), and waits
+   that can last (data on a pipe, a FIFO's other end) give way to
+   shutdown.  */
+
+#define _GNU_SOURCE 1
+#include "libgomp.h"
+#include "host-service-internal.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Named host services (host-call.c).  */
+extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *,
+				      int);
+
+#define HS_NAME_MAX	256
+
+static void hs_do_open (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_close (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_lseek (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_fstat (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_stat (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_unlink (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_rename (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_isatty (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_fsync (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_access (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_clock (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_gettimeofday (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_mkdir (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_host_call (struct gomp_host_service *, struct hs_ctx *);
+
+#define B HS_OP_BLOCKS
+#define F (HS_OP_FD_IO | HS_OP_FD)
+#define D HS_OP_FD
+
+/* The op table: every opcode of host-service.h, in order.  */
+const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
+{
+  [GOMP_HS_OP_NONE]	= { NULL, HS_IN_NONE, HS_POLICY_OFF, 0, NULL },
+  [GOMP_HS_OP_OPEN]	= { "open", HS_IN_PATH, HS_POLICY_READONLY, B,
+			    hs_do_open },
+  [GOMP_HS_OP_CLOSE]	= { "close", HS_IN_NONE, HS_POLICY_STDIO, 0,
+			    hs_do_close },
+  [GOMP_HS_OP_READ]	= { "read", HS_IN_NONE, HS_POLICY_STDIO, F,
+			    gomp_hs_do_read },
+  [GOMP_HS_OP_WRITE]	= { "write", HS_IN_STREAM, HS_POLICY_STDIO, F,
+			    gomp_hs_do_write },
+  [GOMP_HS_OP_LSEEK]	= { "lseek", HS_IN_NONE, HS_POLICY_STDIO, D,
+			    hs_do_lseek },
+  [GOMP_HS_OP_FSTAT]	= { "fstat", HS_IN_NONE, HS_POLICY_STDIO, D,
+			    hs_do_fstat },
+  [GOMP_HS_OP_STAT]	= { "stat", HS_IN_PATH, HS_POLICY_READONLY, B,
+			    hs_do_stat },
+  [GOMP_HS_OP_LSTAT]	= { "lstat", HS_IN_PATH, HS_POLICY_READONLY, B,
+			    hs_do_stat },
+  [GOMP_HS_OP_UNLINK]	= { "unlink", HS_IN_PATH, HS_POLICY_ALL, B,
+			    hs_do_unlink },
+  [GOMP_HS_OP_RENAME]	= { "rename", HS_IN_PATH2, HS_POLICY_ALL, B,
+			    hs_do_rename },
+  [GOMP_HS_OP_ISATTY]	= { "isatty", HS_IN_NONE, HS_POLICY_STDIO, D,
+			    hs_do_isatty },
+  [GOMP_HS_OP_FSYNC]	= { "fsync", HS_IN_NONE, HS_POLICY_STDIO, B | D,
+			    hs_do_fsync },
+  [GOMP_HS_OP_ACCESS]	= { "access", HS_IN_PATH, HS_POLICY_READONLY, B,
+			    hs_do_access },
+  [GOMP_HS_OP_CLOCK_GETTIME] = { "clock_gettime", HS_IN_NONE, HS_POLICY_STDIO,
+				 0, hs_do_clock },
+  [GOMP_HS_OP_GETTIMEOFDAY] = { "gettimeofday", HS_IN_NONE, HS_POLICY_STDIO,
+				0, hs_do_gettimeofday },
+  [GOMP_HS_OP_MKDIR]	= { "mkdir", HS_IN_PATH, HS_POLICY_ALL, B,
+			    hs_do_mkdir },
+  [GOMP_HS_OP_HOST_CALL] = { "host_call", HS_IN_STREAM, HS_POLICY_STDIO, B,
+			     hs_do_host_call },
+};
+
+#undef B
+#undef F
+#undef D
+
+const char *
+gomp_hs_op_name (uint32_t op)
+{
+  return op < GOMP_HS_OP_MAX && gomp_hs_ops[op].name ? gomp_hs_ops[op].name
+						       : "?";
+}
+
+/* Results.  */
+
+void
+gomp_hs_result (struct hs_ctx *c, int64_t ret)
+{
+  c->ret = ret;
+  /* A failed system call always reports why.  */
+  c->err = ret < 0 ? (errno ? errno : EIO) : 0;
+}
+
+void
+gomp_hs_fail (struct hs_ctx *c, int err)
+{
+  c->ret = -1;
+  c->err = err ? err : EIO;
+}
+
+/* Make STAGE hold at least N bytes.  */
+
+int
+gomp_hs_reserve (struct hs_ctx *c, size_t n)
+{
+  if (c->stage_cap < n)
+    {
+      /* Grow geometrically: input arrives a port buffer at a time.  */
+      size_t cap = c->stage_cap * 2 > n ? c->stage_cap * 2 : n;
+      unsigned char *p = realloc (c->stage, cap);
+      if (p == NULL)
+	return 0;
+      c->stage = p;
+      c->stage_cap = cap;
+    }
+  return 1;
+}
+
+/* Put output BYTES of N into STAGE, to be sent in rounds.  */
+
+static void
+hs_output (struct hs_ctx *c, const void *bytes, size_t n)
+{
+  if (!gomp_hs_reserve (c, n))
+    {
+      gomp_hs_fail (c, ENOMEM);
+      return;
+    }
+  memcpy (c->stage, bytes, n);
+  c->out_len = n;
+  c->out_sent = 0;
+}
+
+/* Handlers.  Input paths have been checked for termination.  */
+
+/* Open PATH with FLAGS and MODE; a FIFO is opened without blocking the
+   server, waiting for its other end in a way that gives way to
+   shutdown.  */
+
+static int
+hs_open_file (struct gomp_host_service *s, const char *path, int flags,
+	      mode_t mode)
+{
+  struct stat st;
+  int fd;
+  if ((flags & O_NONBLOCK) || stat (path, &st) != 0 || !S_ISFIFO (st.st_mode))
+    return open (path, flags, mode);
+  for (;;)
+    {
+      /* For reading, a non-blocking open succeeds at once and the reads
+	 wait for data (gomp_hs_do_read); for writing, it fails with ENXIO
+	 until there is a reader.  */
+      fd = open (path, flags | O_NONBLOCK, mode);
+      if (fd >= 0)
+	break;
+      if (errno != ENXIO)
+	return -1;
+      if (gomp_hs_closing (s))
+	{
+	  errno = ECANCELED;
+	  return -1;
+	}
+      struct timespec ts = { 0, 10000000 };
+      nanosleep (&ts, NULL);
+    }
+  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    {
+      int e = errno;
+      close (fd);
+      errno = e;
+      return -1;
+    }
+  return fd;
+}
+
+static void
+hs_do_open (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  int flags = (int) c->arg[0];
+  int allowed = O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND
+		| O_NONBLOCK | O_SYNC | O_DSYNC | O_DIRECTORY | O_NOFOLLOW
+		| O_CLOEXEC | O_NOCTTY | O_LARGEFILE;
+  int hfd, dfd;
+  if (c->arg[0] != (int64_t) flags || (flags & ~allowed)
+      || (flags & O_ACCMODE) == O_ACCMODE)
+    {
+      gomp_hs_fail (c, EINVAL);
+      return;
+    }
+  if (s->policy < HS_POLICY_ALL
+      && ((flags & O_ACCMODE) != O_RDONLY
+	  || (flags & (O_CREAT | O_TRUNC | O_APPEND))))
+    {
+      gomp_hs_fail (c, EROFS);
+      return;
+    }
+  /* The device's descriptors never leak into host children.  */
+  hfd = hs_open_file (s, (const char *) c->stage, flags | O_CLOEXEC,
+		      (mode_t) (c->arg[1] & 07777));
+  if (hfd < 0)
+    {
+      gomp_hs_fail (c, errno);
+      return;
+    }
+  dfd = gomp_hs_fd_add (s, hfd);
+  if (dfd < 0)
+    {
+      close (hfd);
+      gomp_hs_fail (c, EMFILE);
+      return;
+    }
+  c->ret = dfd;
+  c->err = 0;
+}
+
+static void
+hs_do_close (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  gomp_hs_result (c, gomp_hs_fd_close (s, c->arg[0]));
+}
+
+/* READ: read up to the staging size at a time; the rounds send it.  */
+
+void
+gomp_hs_do_read (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  int hfd = gomp_hs_fd_host (c->fd);
+  uint64_t want, count = (uint64_t) c->arg[1];
+  ssize_t r;
+  want = count - (uint64_t) c->done;
+  if (want > s->staging)
+    want = s->staging;
+  if (!gomp_hs_reserve (c, want ? want : 1))
+    {
+      gomp_hs_fail (c, ENOMEM);
+      c->ended = 1;
+      return;
+    }
+  if (want && gomp_hs_fd_may_block (c->fd)
+      && gomp_hs_wait_fd (s, hfd, POLLIN) != 0)
+    r = -1;
+  else
+    do
+      r = read (hfd, c->stage, want);
+    while (r < 0 && errno == EINTR);
+  c->out_sent = 0;
+  if (r < 0)
+    {
+      c->out_len = 0;
+      c->ended = 1;
+      if (c->done > 0)
+	{
+	  /* What was read so far is the result.  */
+	  c->ret = c->done;
+	  c->err = 0;
+	}
+      else
+	gomp_hs_fail (c, errno);
+      return;
+    }
+  c->out_len = r;
+  c->done += r;
+  c->ret = c->done;
+  c->err = 0;
+  /* A short block ends the call, as a short read(2) does.  */
+  c->more_out = (uint64_t) r == want && (uint64_t) c->done < count;
+}
+
+/* Write N bytes at P to the device's descriptor E in full: 0, or -1 with
+   errno (EIO for a write that made no progress).  *WRITTEN gets what was
+   written either way.  */
+
+static int
+hs_write_all (struct gomp_host_service *s, struct hs_fd *e,
+	      const unsigned char *p, size_t n, size_t *written)
+{
+  int hfd = gomp_hs_fd_host (e);
+  *written = 0;
+  while (*written < n)
+    {
+      ssize_t w;
+      if (gomp_hs_fd_may_block (e) && gomp_hs_wait_fd (s, hfd, POLLOUT) != 0)
+	return -1;
+      w = write (hfd, p + *written, n - *written);
+      if (w < 0 && errno == EINTR)
+	continue;
+      if (w == 0)
+	errno = EIO;
+      if (w <= 0)
+	return -1;
+      *written += w;
+    }
+  return 0;
+}
+
+/* WRITE: called with the staged data when the stage is full and when the
+   input is complete; one host write per call.  */
+
+void
+gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  size_t written;
+  if (c->stage_len == 0 && c->in_total != 0)
+    return;
+  /* Output the host program wrote before the kernel started (or since)
+     comes first.  */
+  if (gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1)
+    fflush (stdout);
+  if (hs_write_all (s, c->fd, c->stage, c->stage_len, &written) != 0)
+    {
+      int e = errno;
+      c->done += written;
+      c->ended = 1;
+      if (c->done > 0)
+	{
+	  c->ret = c->done;
+	  c->err = 0;
+	}
+      else
+	gomp_hs_fail (c, e);
+      return;
+    }
+  c->done += written;
+  c->stage_len = 0;
+  c->ret = c->done;
+  c->err = 0;
+}
+
+static void
+hs_do_lseek (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  if (c->arg[2] < 0 || c->arg[2] > 4)
+    gomp_hs_fail (c, EINVAL);
+  else
+    gomp_hs_result (c, lseek (gomp_hs_fd_host (c->fd), (off_t) c->arg[1],
+			      (int) c->arg[2]));
+}
+
+static void
+hs_stat_out (struct hs_ctx *c, const struct stat *st)
+{
+  struct gomp_hs_stat o;
+  memset (&o, 0, sizeof o);
+  o.dev = st->st_dev;
+  o.ino = st->st_ino;
+  o.nlink = st->st_nlink;
+  o.mode = st->st_mode;
+  o.uid = st->st_uid;
+  o.gid = st->st_gid;
+  o.rdev = st->st_rdev;
+  o.size = st->st_size;
+  o.blksize = st->st_blksize;
+  o.blocks = st->st_blocks;
+  o.atime_sec = st->st_atim.tv_sec;
+  o.atime_nsec = st->st_atim.tv_nsec;
+  o.mtime_sec = st->st_mtim.tv_sec;
+  o.mtime_nsec = st->st_mtim.tv_nsec;
+  o.ctime_sec = st->st_ctim.tv_sec;
+  o.ctime_nsec = st->st_ctim.tv_nsec;
+  c->ret = 0;
+  c->err = 0;
+  hs_output (c, &o, sizeof o);
+}
+
+static void
+hs_do_fstat (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  struct stat st;
+  (void) s;
+  if (fstat (gomp_hs_fd_host (c->fd), &st) != 0)
+    gomp_hs_fail (c, errno);
+  else
+    hs_stat_out (c, &st);
+}
+
+static void
+hs_do_stat (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  struct stat st;
+  int r;
+  (void) s;
+  if (c->op == GOMP_HS_OP_LSTAT)
+    r = lstat ((const char *) c->stage, &st);
+  else
+    r = stat ((const char *) c->stage, &st);
+  if (r != 0)
+    gomp_hs_fail (c, errno);
+  else
+    hs_stat_out (c, &st);
+}
+
+static void
+hs_do_unlink (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  gomp_hs_result (c, unlink ((const char *) c->stage));
+}
+
+static void
+hs_do_rename (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  const char *from = (const char *) c->stage;
+  (void) s;
+  gomp_hs_result (c, rename (from, from + strlen (from) + 1));
+}
+
+static void
+hs_do_isatty (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  errno = 0;
+  if (isatty (gomp_hs_fd_host (c->fd)))
+    {
+      c->ret = 1;
+      c->err = 0;
+    }
+  else
+    {
+      /* Not a terminal is not a failure of the call: 0, with why.  */
+      c->ret = 0;
+      c->err = errno ? errno : ENOTTY;
+    }
+}
+
+static void
+hs_do_fsync (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  gomp_hs_result (c, fsync (gomp_hs_fd_host (c->fd)));
+}
+
+static void
+hs_do_access (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  if (c->arg[0] & ~(int64_t) (R_OK | W_OK | X_OK | F_OK))
+    gomp_hs_fail (c, EINVAL);
+  else
+    gomp_hs_result (c, access ((const char *) c->stage, (int) c->arg[0]));
+}
+
+static void
+hs_do_clock (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  struct timespec ts;
+  struct gomp_hs_timespec o;
+  (void) s;
+  switch (c->arg[0])
+    {
+    case CLOCK_REALTIME:
+    case CLOCK_MONOTONIC:
+    case CLOCK_MONOTONIC_RAW:
+    case CLOCK_BOOTTIME:
+      break;
+    default:
+      gomp_hs_fail (c, EINVAL);
+      return;
+    }
+  if (clock_gettime ((clockid_t) c->arg[0], &ts) != 0)
+    {
+      gomp_hs_fail (c, errno);
+      return;
+    }
+  o.sec = ts.tv_sec;
+  o.nsec = ts.tv_nsec;
+  c->ret = 0;
+  c->err = 0;
+  hs_output (c, &o, sizeof o);
+}
+
+static void
+hs_do_gettimeofday (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  struct timeval tv;
+  struct gomp_hs_timespec o;
+  (void) s;
+  gettimeofday (&tv, NULL);
+  o.sec = tv.tv_sec;
+  o.nsec = tv.tv_usec;
+  c->ret = 0;
+  c->err = 0;
+  hs_output (c, &o, sizeof o);
+}
+
+static void
+hs_do_mkdir (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  (void) s;
+  gomp_hs_result (c, mkdir ((const char *) c->stage,
+			    (mode_t) (c->arg[0] & 07777)));
+}
+
+/* HOST_CALL: input is the name (ARG0 bytes with its NUL), then the
+   buffer (ARG1 bytes); output is the buffer as the callback left it.  */
+
+static void
+hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  uint64_t nlen = (uint64_t) c->arg[0], size = (uint64_t) c->arg[1];
+  char name[HS_NAME_MAX];
+  int err;
+  (void) s;
+  if (nlen < 2 || nlen > HS_NAME_MAX || c->stage_len < nlen
+      || size != c->stage_len - nlen || c->stage[nlen - 1] != '\0'
+      || strlen ((const char *) c->stage) != nlen - 1)
+    {
+      gomp_hs_fail (c, EINVAL);
+      return;
+    }
+  /* The callback gets the buffer at the start of the stage, aligned as
+     malloc aligns, whatever the length of the name before it.  */
+  memcpy (name, c->stage, nlen);
+  memmove (c->stage, c->stage + nlen, size);
+  c->ret = gomp_host_call_invoke (name, c->stage, size, &err, 1);
+  c->err = err;
+  if (err == 0)
+    {
+      c->out_len = size;
+      c->out_sent = 0;
+    }
+}

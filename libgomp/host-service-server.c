@@ -1,4 +1,4 @@
-/* Host services: the threads that serve requests (placeholder).
+/* Host services: the threads that serve requests.
    Copyright (C) 2026 Free Software Foundation, Inc.
 
    This file is part of the GNU Offloading and Multi Processing Library
@@ -23,4 +23,476 @@
    see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
    <http://www.gnu.org/licenses/>.  */
 
-/* Being split out of host-service.c.  */
+/* Every region has one poller thread, started with the first kernel that
+   may call the host.  While such kernels run it scans the ports, spinning
+   briefly after a request and then backing off to short sleeps; while
+   none runs it sleeps on a condition variable.  It makes no CUDA call and
+   never blocks: a round whose op may block (an open, a read from a pipe
+   or a terminal, an fsync, a user callback; host-service-ops.c says
+   which) goes to a worker thread, and the poller goes on serving the
+   other ports.  Workers are started on demand, up to one per port, so a
+   port blocked for good never holds up another.
+
+   KERNELS.  The plugin brackets every launch of a kernel whose image uses
+   host services with GOMP_PLUGIN_host_service_kernel_begin and
+   GOMP_PLUGIN_host_service_kernel_end; the latter only decrements a
+   counter and drops a reference, so it may be called from any thread,
+   a CUDA stream callback included (no blocking, no CUDA call).  When the
+   poller finds no kernel running, any call left half done was abandoned
+   by its kernel (which ended or trapped mid-call): the poller forgets it
+   itself, between two scans, so it can never mistake the first round of
+   a kernel that started since for an abandoned one.
+
+   LIFETIME.  The server is reference counted: the plugin's reference, one
+   per running kernel (so a stream callback that runs late finds it
+   alive), one per worker.  Teardown is two steps, with the plugin's
+   wait for the device between them:
+
+     GOMP_PLUGIN_host_service_shutdown: from now on every new call is
+       refused (ECANCELED) at once, so a kernel that still calls the host
+       runs to its end instead of waiting for a server that is going
+       away; waits that can last (pipes, FIFOs) give way; busy workers get
+       a moment to finish, and rounds still held by workers after it
+       (a callback that does not return, a write to a full pipe) are
+       answered with ECANCELED on their behalf.  When called on a worker
+       thread -- device work refused from a callback ends in exit, whose
+       atexit handlers tear the device down on that very thread -- the
+       round that thread is serving is answered first, or the kernel
+       would wait for it forever.
+     (the plugin waits for the device to be idle)
+     GOMP_PLUGIN_host_service_fini: stops the poller (joined: it never
+       blocks), detaches the region (a worker that returns later finds it
+       gone and writes nothing), closes the device's descriptors (those
+       that calls still use, when they end) and drops the plugin's
+       reference.  Nothing waits for a worker stuck in a callback.  After
+       it, the plugin may free the region.  */
+
+#define _GNU_SOURCE 1
+#include "libgomp.h"
+#include "host-service-internal.h"
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* How long shutdown lets busy workers finish their rounds.  */
+#define HS_SHUTDOWN_GRACE_MS	2000
+/* How often waits that give way to shutdown look at it.  */
+#define HS_WAIT_SLICE_MS	100
+
+/* The server whose worker this thread is, and the port it serves.  */
+static __thread struct gomp_host_service *hs_self;
+static __thread struct hs_ctx *hs_self_ctx;
+
+int
+gomp_hs_closing (struct gomp_host_service *s)
+{
+  return __atomic_load_n (&s->closing, __ATOMIC_ACQUIRE);
+}
+
+/* Wait until HFD is ready for EVENTS: 0, or -1 with errno ECANCELED when
+   shutdown starts first.  */
+
+int
+gomp_hs_wait_fd (struct gomp_host_service *s, int hfd, short events)
+{
+  struct pollfd p;
+  for (;;)
+    {
+      int r;
+      if (gomp_hs_closing (s))
+	{
+	  errno = ECANCELED;
+	  return -1;
+	}
+      p.fd = hfd;
+      p.events = events;
+      p.revents = 0;
+      r = poll (&p, 1, HS_WAIT_SLICE_MS);
+      if (r > 0)
+	return 0;	/* Ready, or an error the I/O call will report.  */
+      if (r < 0 && errno != EINTR)
+	return 0;
+    }
+}
+
+static void
+hs_ref (struct gomp_host_service *s)
+{
+  __atomic_fetch_add (&s->refs, 1, __ATOMIC_RELAXED);
+}
+
+void
+gomp_hs_unref (struct gomp_host_service *s)
+{
+  if (__atomic_sub_fetch (&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    gomp_hs_free (s);
+}
+
+static inline void
+hs_relax (void)
+{
+#if defined __x86_64__ || defined __i386__
+  __builtin_ia32_pause ();
+#else
+  __asm__ volatile ("" : : : "memory");
+#endif
+}
+
+/* Answer the round of port I that a worker holds with ERR, on its behalf.
+   Caller holds REPLY_LOCK; the region is attached.  */
+
+static void
+hs_answer_for_worker (struct gomp_host_service *s, uint32_t i, int err)
+{
+  volatile struct gomp_hs_port *p = gomp_hs_port (s, i);
+  struct hs_ctx *c = &s->ctx[i];
+  gomp_debug (0, "host-service: port %u: %s cancelled by shutdown\n", i,
+	      gomp_hs_op_name (c->op ? c->op : c->req.op));
+  p->rep.ret = -1;
+  p->rep.info = GOMP_HS_INFO (0, err, 0);
+  __atomic_store_n (&p->rep.seq, c->pending_seq, __ATOMIC_RELEASE);
+  c->pending = 0;
+}
+
+/* Workers.  */
+
+/* Serve the round handed to the worker in C.  */
+
+static void
+hs_serve_handed (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  uint32_t i = c - s->ctx;
+  int over, mine;
+  hs_self_ctx = c;
+  over = gomp_hs_round (s, c, &c->req, c->inbuf);
+  hs_self_ctx = NULL;
+  pthread_mutex_lock (&s->reply_lock);
+  mine = c->pending;
+  if (mine && !s->detached)
+    gomp_hs_write_reply (s, i, c, c->pending_seq);
+  c->pending = 0;
+  pthread_mutex_unlock (&s->reply_lock);
+  /* If shutdown answered for us, the device has its result already.  */
+  if (over || !mine)
+    gomp_hs_end_call (s, i, c);
+  __atomic_store_n (&c->owner, HS_OWNER_POLLER, __ATOMIC_RELEASE);
+}
+
+static void *
+hs_worker (void *arg)
+{
+  struct gomp_host_service *s = arg;
+  hs_self = s;
+  pthread_mutex_lock (&s->lock);
+  for (;;)
+    {
+      struct hs_ctx *c;
+      while (s->work_head == NULL && !s->stop)
+	{
+	  s->idle_workers++;
+	  pthread_cond_wait (&s->work_cond, &s->lock);
+	  s->idle_workers--;
+	}
+      if (s->work_head == NULL)
+	break;
+      c = s->work_head;
+      s->work_head = c->next;
+      if (s->work_head == NULL)
+	s->work_tail = NULL;
+      s->busy_workers++;
+      pthread_mutex_unlock (&s->lock);
+      hs_serve_handed (s, c);
+      pthread_mutex_lock (&s->lock);
+      s->busy_workers--;
+      pthread_cond_broadcast (&s->idle_cond);
+    }
+  s->workers--;
+  pthread_cond_broadcast (&s->idle_cond);
+  pthread_mutex_unlock (&s->lock);
+  hs_self = NULL;
+  gomp_hs_unref (s);
+  return NULL;
+}
+
+/* Queue C for a worker, starting one if none is idle.  Returns 0 if no
+   worker can serve it (none runs and none could be started).  */
+
+static int
+hs_enqueue (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  int ok = 1;
+  pthread_mutex_lock (&s->lock);
+  if (s->idle_workers == 0 && s->workers < s->max_workers)
+    {
+      pthread_t t;
+      pthread_attr_t attr;
+      pthread_attr_init (&attr);
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      hs_ref (s);
+      s->workers++;
+      if (pthread_create (&t, &attr, hs_worker, s) != 0)
+	{
+	  s->workers--;
+	  __atomic_fetch_sub (&s->refs, 1, __ATOMIC_RELAXED);
+	}
+      pthread_attr_destroy (&attr);
+    }
+  if (s->workers == 0)
+    ok = 0;
+  else
+    {
+      c->next = NULL;
+      if (s->work_tail)
+	s->work_tail->next = c;
+      else
+	s->work_head = c;
+      s->work_tail = c;
+      pthread_cond_signal (&s->work_cond);
+    }
+  pthread_mutex_unlock (&s->lock);
+  return ok;
+}
+
+/* The poller.  */
+
+/* Hand round R (sequence SEQ) of port I to a worker.  Returns 0 if the
+   poller must serve it itself after all.  */
+
+static int
+hs_hand_off (struct gomp_host_service *s, uint32_t i,
+	     const struct gomp_hs_request *r, uint32_t seq)
+{
+  struct hs_ctx *c = &s->ctx[i];
+  if (c->inbuf == NULL && (c->inbuf = malloc (s->buf_size)) == NULL)
+    return 0;
+  /* The worker must not read the region: give it its own copy.  */
+  memcpy (c->inbuf, (const unsigned char *) gomp_hs_buf (s, i), r->len);
+  c->req = *r;
+  pthread_mutex_lock (&s->reply_lock);
+  c->pending = 1;
+  c->pending_seq = seq;
+  pthread_mutex_unlock (&s->reply_lock);
+  __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
+  if (hs_enqueue (s, c))
+    return 1;
+  pthread_mutex_lock (&s->reply_lock);
+  c->pending = 0;
+  pthread_mutex_unlock (&s->reply_lock);
+  __atomic_store_n (&c->owner, HS_OWNER_POLLER, __ATOMIC_RELEASE);
+  return 0;
+}
+
+/* Serve every port the poller owns that has a request waiting.  Returns
+   how many.  */
+
+static unsigned
+hs_poll_pass (struct gomp_host_service *s)
+{
+  unsigned n = 0;
+  uint32_t i;
+  int closing = gomp_hs_closing (s);
+  for (i = 0; i < s->nports; i++)
+    {
+      volatile struct gomp_hs_port *p = gomp_hs_port (s, i);
+      struct hs_ctx *c = &s->ctx[i];
+      struct gomp_hs_request r;
+      uint32_t seq;
+      int over;
+      if (__atomic_load_n (&c->owner, __ATOMIC_ACQUIRE) != HS_OWNER_POLLER)
+	continue;
+      seq = __atomic_load_n (&p->dev_seq, __ATOMIC_ACQUIRE);
+      if (seq == c->answered)
+	continue;
+      c->answered = seq;
+      n++;
+      /* Copy the request out of the region; it is untrusted from here
+	 on.  */
+      r.op = p->req.op;
+      r.flags = p->req.flags;
+      for (int k = 0; k < 4; k++)
+	r.arg[k] = p->req.arg[k];
+      r.len = p->req.len;
+      r.total = p->req.total;
+      if (closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
+	{
+	  /* Shutting down: no new calls.  */
+	  gomp_hs_fail_round (c, &r, ECANCELED);
+	  gomp_hs_write_reply (s, i, c, seq);
+	  gomp_hs_end_call (s, i, c);
+	  continue;
+	}
+      if (gomp_hs_round_may_block (s, c, &r) && hs_hand_off (s, i, &r, seq))
+	continue;
+      over = gomp_hs_round (s, c, &r, (const unsigned char *) gomp_hs_buf (s, i));
+      gomp_hs_write_reply (s, i, c, seq);
+      if (over)
+	gomp_hs_end_call (s, i, c);
+    }
+  return n;
+}
+
+/* Forget calls left half done: their kernels are gone.  */
+
+static void
+hs_discard_partial (struct gomp_host_service *s)
+{
+  uint32_t i;
+  for (i = 0; i < s->nports; i++)
+    {
+      struct hs_ctx *c = &s->ctx[i];
+      if (__atomic_load_n (&c->owner, __ATOMIC_ACQUIRE) == HS_OWNER_POLLER
+	  && c->op != 0)
+	{
+	  gomp_debug (0, "host-service: port %u: %s abandoned by the device\n",
+		      i, gomp_hs_op_name (c->op));
+	  gomp_hs_reset_ctx (s, c);
+	}
+    }
+}
+
+static void *
+hs_poller (void *arg)
+{
+  struct gomp_host_service *s = arg;
+  unsigned idle = 0;
+  pthread_mutex_lock (&s->lock);
+  for (;;)
+    {
+      while (!s->stop && __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) == 0)
+	{
+	  /* No kernel runs: what is half done was abandoned (calls are
+	     synchronous: a kernel that ends normally has none).  Nothing
+	     is served between the check above and this: the first round
+	     of a kernel that begins meanwhile waits for the next scan.  */
+	  pthread_mutex_unlock (&s->lock);
+	  hs_discard_partial (s);
+	  pthread_mutex_lock (&s->lock);
+	  if (s->stop || __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) != 0)
+	    break;
+	  pthread_cond_wait (&s->poller_cond, &s->lock);
+	  idle = 0;
+	}
+      if (s->stop)
+	break;
+      pthread_mutex_unlock (&s->lock);
+      if (hs_poll_pass (s))
+	idle = 0;
+      else if (++idle > 2000)
+	{
+	  struct timespec ts = { 0, idle > 20000 ? 100000 : 10000 };
+	  nanosleep (&ts, NULL);
+	}
+      else
+	hs_relax ();
+      pthread_mutex_lock (&s->lock);
+    }
+  pthread_mutex_unlock (&s->lock);
+  return NULL;
+}
+
+/* A kernel that may call the host is about to run.  */
+
+void
+GOMP_PLUGIN_host_service_kernel_begin (struct gomp_host_service *s)
+{
+  hs_ref (s);
+  pthread_mutex_lock (&s->lock);
+  if (!s->poller_started)
+    {
+      if (pthread_create (&s->poller, NULL, hs_poller, s) != 0)
+	{
+	  pthread_mutex_unlock (&s->lock);
+	  gomp_fatal ("host services: cannot start the server thread");
+	}
+      s->poller_started = 1;
+    }
+  if (__atomic_fetch_add (&s->active, 1, __ATOMIC_ACQ_REL) == 0)
+    pthread_cond_signal (&s->poller_cond);
+  pthread_mutex_unlock (&s->lock);
+}
+
+/* That kernel has ended.  Never blocks: the plugin may call this from a
+   CUDA stream callback.  */
+
+void
+GOMP_PLUGIN_host_service_kernel_end (struct gomp_host_service *s)
+{
+  __atomic_fetch_sub (&s->active, 1, __ATOMIC_ACQ_REL);
+  gomp_hs_unref (s);
+}
+
+/* Teardown, step one (see above).  */
+
+void
+GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
+{
+  struct timespec deadline;
+  uint32_t i;
+  unsigned self;
+  if (s == NULL || __atomic_exchange_n (&s->closing, 1, __ATOMIC_ACQ_REL))
+    return;
+  gomp_debug (0, "host-service: shutting down\n");
+
+  /* The round this very thread serves, if it is a worker of S: nobody
+     else will answer it.  */
+  self = hs_self == s && hs_self_ctx != NULL;
+  if (self)
+    {
+      pthread_mutex_lock (&s->reply_lock);
+      if (hs_self_ctx->pending && !s->detached)
+	hs_answer_for_worker (s, hs_self_ctx - s->ctx, ECANCELED);
+      pthread_mutex_unlock (&s->reply_lock);
+    }
+
+  /* Let busy workers finish (their waits give way to CLOSING now).  */
+  clock_gettime (CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += HS_SHUTDOWN_GRACE_MS / 1000;
+  deadline.tv_nsec += (HS_SHUTDOWN_GRACE_MS % 1000) * 1000000L;
+  if (deadline.tv_nsec >= 1000000000L)
+    {
+      deadline.tv_sec++;
+      deadline.tv_nsec -= 1000000000L;
+    }
+  pthread_mutex_lock (&s->lock);
+  pthread_cond_broadcast (&s->work_cond);
+  while (s->busy_workers > self
+	 && pthread_cond_timedwait (&s->idle_cond, &s->lock, &deadline) == 0)
+    ;
+  pthread_mutex_unlock (&s->lock);
+
+  /* Whatever workers still hold is answered for them.  */
+  pthread_mutex_lock (&s->reply_lock);
+  for (i = 0; !s->detached && i < s->nports; i++)
+    if (s->ctx[i].pending)
+      hs_answer_for_worker (s, i, ECANCELED);
+  pthread_mutex_unlock (&s->reply_lock);
+}
+
+/* Teardown, step two (see above): the device is idle.  */
+
+void
+GOMP_PLUGIN_host_service_fini (struct gomp_host_service *s)
+{
+  uint32_t i;
+  if (s == NULL)
+    return;
+  GOMP_PLUGIN_host_service_shutdown (s);
+  pthread_mutex_lock (&s->lock);
+  s->stop = 1;
+  pthread_cond_broadcast (&s->poller_cond);
+  pthread_cond_broadcast (&s->work_cond);
+  pthread_mutex_unlock (&s->lock);
+  if (s->poller_started)
+    pthread_join (s->poller, NULL);
+  pthread_mutex_lock (&s->reply_lock);
+  s->detached = 1;
+  pthread_mutex_unlock (&s->reply_lock);
+  for (i = 0; i < s->nports; i++)
+    if (__atomic_load_n (&s->ctx[i].owner, __ATOMIC_ACQUIRE)
+	== HS_OWNER_POLLER)
+      gomp_hs_reset_ctx (s, &s->ctx[i]);
+  gomp_hs_fd_close_all (s);
+  gomp_hs_unref (s);
+}

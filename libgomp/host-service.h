@@ -26,44 +26,54 @@
 /* Host services let code running on an offload device call the host while
    it runs: POSIX file I/O, stdio's system calls, the clock, and named host
    callbacks.  This header is the whole wire protocol; the device runtime
-   (config/nvptx/host-service.c) and the host server (host-service.c)
-   both include it.
+   (config/nvptx/host-service.c, host-service-client.h) and the host
+   server (host-service*.c) both include it.
 
    MEMORY.  One region per device, in host memory that the device can
    read and write (pinned and mapped into the device's address space).
    It starts with a struct gomp_hs_header, followed by NPORTS struct
    gomp_hs_port, followed by NPORTS payload buffers of BUF_SIZE bytes each,
-   all at the offsets the header's accessors below compute.  The host
-   writes the header before the first kernel runs and never changes it; a
-   device runtime that finds a wrong magic or version refuses to use the
-   region (ENOSYS), so a mismatched pair fails loudly instead of talking
-   past each other.
+   at the offsets the accessors below compute.  The host writes the header
+   before the first kernel runs and never changes it; it is there for the
+   host's own checks and for debugging: the device learns the geometry
+   from its struct gomp_hs_device, which the plugin fills in after
+   checking that the device runtime speaks this version.  Besides the
+   region, every device has one array of NPORTS struct gomp_hs_port_state
+   in device memory, shared by every image loaded on it: the port locks,
+   and the device's own copy of each port's sequence number.
 
    PORTS.  A port is a request slot with its payload buffer.  A device
-   client (one per OpenMP thread, i.e. per warp under GCC's uniform-SIMT
-   model; one per thread in OpenACC vector code) owns a port from the
-   moment it takes the port's lock until it has read the last reply.
-   Port locks live in device memory (atomics there are always available);
-   the region itself is only ever accessed with plain, ordered loads and
-   stores from the device, since atomics over PCIe are not guaranteed.
-   A client that finds no free port backs off and tries again; a client
-   that holds a port waits only for the host, never for another client,
-   so there is no deadlock whatever the number of ports.
+   client (one per thread: a warp under GCC's uniform-SIMT model, a lane
+   in OpenACC vector code and in "omp simd") owns a port from the moment
+   it takes the port's lock until it has read the last reply.  Locks are
+   device-memory atomics; the region itself is only ever accessed with
+   plain, ordered loads and stores from the device, since atomics over
+   PCIe are not guaranteed.  A client that holds a port waits only for
+   the host, never for another client, and the lanes of a warp take ports
+   so that none of them waits for a sibling (host-service-client.h): there
+   is no deadlock whatever the number of ports.
 
-   STATE MACHINE of one port.  Two 32-bit sequence words: DEV_SEQ,
-   written only by the device, and HOST_SEQ, written only by the host.
-   The port is idle when they are equal.
+   STATE MACHINE of one port.  DEV_SEQ, in the request's cache line, is
+   written only by the device; the reply block, in a cache line of its
+   own, only by the host, its SEQ word last.  The device keeps the
+   sequence number it last published in its gomp_hs_port_state and never
+   reads DEV_SEQ back; the host keeps the last one it answered.
 
      device (owner)                          host (server)
      1. write REQ and the payload buffer
      2. release fence (membar.sys)
-     3. DEV_SEQ = HOST_SEQ + 1   ---------->  4. sees DEV_SEQ != HOST_SEQ
+     3. DEV_SEQ = SEQ + 1   --------------->  4. sees DEV_SEQ != answered
                                               5. acquire; copy REQ and the
                                                  payload out of the region
-                                              6. act; write REP and the
-                                                 payload buffer
-     8. sees HOST_SEQ == DEV_SEQ  <---------  7. release; HOST_SEQ = DEV_SEQ
-     9. acquire fence; read REP and payload
+                                              6. act; write the payload
+                                                 buffer and REP's INFO, RET
+                                              7. release; REP.SEQ = DEV_SEQ
+     8. polls REP.SEQ == SEQ + 1  <---------
+     9. acquire fence (once); one 16-byte load of REP; read the payload
+
+   After publishing, a round whose reply fits the reply block costs the
+   device two dependent reads of host memory: the poll that sees REP.SEQ,
+   then the load of REP.
 
    One round moves at most BUF_SIZE bytes each way.  A call whose input
    is larger (a big write, a long path, a host-call buffer) sends it in
@@ -91,15 +101,17 @@
 #include <stdint.h>
 
 #define GOMP_HS_MAGIC		0x53484f47u	/* "GOHS" */
-#define GOMP_HS_VERSION		1u
+#define GOMP_HS_VERSION		2u
 
-/* Limits of the region the host creates.  */
+/* Limits of the region the host creates.  A round's length must fit the
+   reply's 20-bit LEN field.  */
 #define GOMP_HS_MAX_PORTS	1024u
 #define GOMP_HS_MIN_BUF_SIZE	64u
-#define GOMP_HS_MAX_BUF_SIZE	(1u << 20)
+#define GOMP_HS_MAX_BUF_SIZE	(1u << 19)
 
-/* Opcodes.  The host's op table (host-service.c) maps each to its name,
-   its argument checks and its handler.  Numbers are ABI: append only.  */
+/* Opcodes.  The host's op table (host-service-ops.c) maps each to its
+   name, its argument checks and its handler.  Numbers are ABI: append
+   only.  */
 enum gomp_hs_op
 {
   GOMP_HS_OP_NONE = 0,		/* Never valid.  */
@@ -119,7 +131,7 @@ enum gomp_hs_op
   GOMP_HS_OP_CLOCK_GETTIME,	/* arg0 clock id; out: struct gomp_hs_timespec.  */
   GOMP_HS_OP_GETTIMEOFDAY,	/* out: struct gomp_hs_timespec (tv_nsec: usec).  */
   GOMP_HS_OP_MKDIR,		/* in: path; arg0 mode.  */
-  GOMP_HS_OP_HOST_CALL,		/* Named host callbacks; see host-service.c.  */
+  GOMP_HS_OP_HOST_CALL,		/* Named host callbacks; see host-call.c.  */
   GOMP_HS_OP_MAX
 };
 
@@ -140,26 +152,31 @@ struct gomp_hs_request
   uint64_t total;		/* Input bytes of the whole call.  */
 };
 
+/* The reply: 16 bytes that the device reads with one load.  INFO packs
+   the reply flags (bits 0-1), the host's errno (bits 2-11, 0 on success)
+   and the payload bytes of this round (bits 12-31).  */
 struct gomp_hs_reply
 {
+  uint32_t seq;			/* Written last.  */
+  uint32_t info;
   int64_t ret;
-  int32_t err;			/* Host errno, 0 on success.  */
-  uint32_t flags;
-  uint64_t len;			/* Payload bytes in this round.  */
-};
+} __attribute__ ((aligned (16)));
 
-/* A port's control block.  The sequence words sit in their own 64-byte
-   lines so that the device's and the host's stores do not share one.  */
+#define GOMP_HS_ERRNO_MAX	1023
+#define GOMP_HS_INFO(FLAGS, ERR, LEN) \
+  ((uint32_t) (FLAGS) | (uint32_t) (ERR) << 2 | (uint32_t) (LEN) << 12)
+#define GOMP_HS_INFO_FLAGS(I)	((I) & 3u)
+#define GOMP_HS_INFO_ERRNO(I)	((int32_t) (((I) >> 2) & GOMP_HS_ERRNO_MAX))
+#define GOMP_HS_INFO_LEN(I)	((I) >> 12)
+
+/* A port's control block: the device's line, then the host's.  */
 struct gomp_hs_port
 {
-  volatile uint32_t dev_seq;
-  uint32_t pad0[15];
-  volatile uint32_t host_seq;
-  uint32_t pad1[15];
+  uint32_t dev_seq;
+  uint32_t pad0;
   struct gomp_hs_request req;
-  struct gomp_hs_reply rep;
-  uint8_t pad2[128 - sizeof (struct gomp_hs_request)
-	       - sizeof (struct gomp_hs_reply)];
+  struct gomp_hs_reply rep __attribute__ ((aligned (64)));
+  uint8_t pad1[64 - sizeof (struct gomp_hs_reply)];
 };
 
 struct gomp_hs_header
@@ -172,17 +189,21 @@ struct gomp_hs_header
   uint8_t pad[40];
 };
 
-_Static_assert (sizeof (struct gomp_hs_port) == 256, "port layout");
+_Static_assert (sizeof (struct gomp_hs_request) == 56, "request layout");
+_Static_assert (sizeof (struct gomp_hs_reply) == 16, "reply layout");
+_Static_assert (sizeof (struct gomp_hs_port) == 128, "port layout");
 _Static_assert (sizeof (struct gomp_hs_header) == 64, "header layout");
 
 /* The few errno values the protocol itself produces (host ABI, Linux).  */
 #define GOMP_HS_EPERM		1
+#define GOMP_HS_EIO		5
 #define GOMP_HS_EBADF		9
 #define GOMP_HS_EFAULT		14
 #define GOMP_HS_EINVAL		22
 #define GOMP_HS_ENAMETOOLONG	36
 #define GOMP_HS_ENOSYS		38
 #define GOMP_HS_EPROTO		71
+#define GOMP_HS_ECANCELED	125
 
 /* Fixed-layout results.  */
 struct gomp_hs_stat
@@ -201,17 +222,31 @@ struct gomp_hs_timespec
   int64_t sec, nsec;
 };
 
-/* What the device runtime's global __gomp_host_service holds; the plugin
-   fills in REGION (the region's address on the device), NPORTS and
-   BUF_SIZE when it loads an image that has it.  LOCKS are the port locks,
-   in device memory.  */
+/* Device memory, one per port and device: the port's lock, and the
+   sequence number its last owner published.  */
+struct gomp_hs_port_state
+{
+  uint32_t lock;
+  uint32_t seq;
+};
+
+/* What the device runtime's global __gomp_host_service holds.  The
+   device runtime initializes VERSION (and STACK); when the plugin loads an
+   image that has the symbol, it checks VERSION, then fills in the rest:
+   NPORTS 0 (or REGION 0) means there is no host service.  */
 #define GOMP_HS_DEVICE_SYMBOL	"__gomp_host_service"
 struct gomp_hs_device
 {
-  uint64_t region;
+  uint32_t version;		/* GOMP_HS_VERSION.  */
+  uint32_t stack;		/* Per-thread stack bytes the device runtime's
+				   calls need beyond the compiler's own
+				   estimate, if its threads run on the
+				   hardware stack; 0 if not.  */
   uint32_t nports;
   uint32_t buf_size;
-  uint32_t locks[GOMP_HS_MAX_PORTS];
+  uint64_t region;		/* Device address of the region.  */
+  uint64_t ports;		/* Device address of NPORTS
+				   struct gomp_hs_port_state.  */
 };
 
 /* Layout of the region.  */

@@ -24,21 +24,41 @@
    <http://www.gnu.org/licenses/>.  */
 
 /* Included by plugin-nvptx.c: the CUDA side of host services
-   (host-service.h).  When an image that defines the device runtime's
-   __gomp_host_service is loaded, the device gets a region of page-locked
-   host memory mapped into its address space (cuMemHostAlloc with
-   CU_MEMHOSTALLOC_DEVICEMAP), the image's __gomp_host_service is pointed
-   at it, and libgomp's server (host-service.c) serves it on a thread of
-   its own while kernels run.  An image without the symbol costs nothing:
-   no region, no thread, launches exactly as before.  The server makes no
-   CUDA calls, so nothing here touches a kernel's stream.  */
+   (host-service.h), and the per-thread state of the device C library
+   (config/nvptx/device-tls.h).
+
+   When an image that defines the device runtime's __gomp_host_service is
+   loaded, its device gets, once for all its images: a region of
+   page-locked host memory mapped into its address space (cuMemHostAlloc
+   with CU_MEMHOSTALLOC_DEVICEMAP), the array of port locks and sequence
+   numbers in device memory, and libgomp's server for the region
+   (host-service-server.c).  The image's __gomp_host_service is checked
+   (size, protocol version) and pointed at them.  Only kernels of such
+   images are bracketed for the server; an image without the symbol costs
+   nothing: no region, no thread, no stream callback, launches exactly as
+   before.  The server makes no CUDA calls.
+
+   An image that defines __gomp_nvptx_tls gets a table of per-thread slots
+   in device memory of its own (its newlib state is its own), freed when
+   it is unloaded.
+
+   TEARDOWN (nvptx_hs_free), when the last image that uses host services
+   is unloaded or the device is closed -- which exit's atexit handlers do,
+   possibly on a host-service worker thread whose callback refused device
+   work: the server stops taking calls and answers every pending one with
+   an error, so that a kernel still calling the host ends; then the plugin
+   waits for the device; then the server stops, and the region and the
+   locks are freed.  Kernels hold references to the server, so a stream
+   callback that runs after all this finds it still allocated.  */
 
 #include "host-service.h"
+#include "config/nvptx/device-tls.h"
 
 struct nvptx_hs
 {
   void *region;			/* Host address.  */
   CUdeviceptr region_dev;	/* The same memory, as the device sees it.  */
+  CUdeviceptr ports_dev;	/* NPORTS struct gomp_hs_port_state.  */
   struct gomp_host_service *server;	/* NULL: host services are off.  */
   unsigned nports, buf_size;
   int images;			/* Loaded images that use it.  */
@@ -53,19 +73,31 @@ nvptx_hs_free (struct ptx_device *dev)
   dev->host_service = NULL;
   if (hs == NULL)
     return;
-  GOMP_PLUGIN_host_service_fini (hs->server);
+  if (hs->server)
+    {
+      GOMP_PLUGIN_host_service_shutdown (hs->server);
+      /* Kernels still calling the host now get errors at once and end:
+	 wait for them, so that nothing is freed under a running kernel
+	 (and no freeing call below waits for one forever).  */
+      CUDA_CALL_NOCHECK (cuCtxSynchronize, );
+      GOMP_PLUGIN_host_service_fini (hs->server);
+    }
+  if (hs->ports_dev)
+    CUDA_CALL_NOCHECK (cuMemFree, hs->ports_dev);
   if (hs->region)
     CUDA_CALL_NOCHECK (cuMemFreeHost, hs->region);
   free (hs);
 }
 
-/* Create DEV's region and server.  */
+/* Create DEV's region, locks and server.  Returns NULL, with nothing
+   left allocated, on failure.  */
 
 static struct nvptx_hs *
 nvptx_hs_create (struct ptx_device *dev)
 {
   struct nvptx_hs *hs = GOMP_PLUGIN_malloc_cleared (sizeof *hs);
   size_t size = GOMP_PLUGIN_host_service_size ();
+  const char *what;
   CUresult r;
 
   dev->host_service = hs;
@@ -74,48 +106,150 @@ nvptx_hs_create (struct ptx_device *dev)
       GOMP_PLUGIN_debug (0, "  host services are off (GOMP_HOST_SERVICES)\n");
       return hs;
     }
+  what = "cuMemHostAlloc";
   r = CUDA_CALL_NOCHECK (cuMemHostAlloc, &hs->region, size,
 			 CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
   if (r != CUDA_SUCCESS)
     {
-      GOMP_PLUGIN_error ("host services: cuMemHostAlloc of %zu bytes: %s",
-			 size, cuda_error (r));
-      return NULL;
+      hs->region = NULL;
+      goto fail;
     }
+  what = "cuMemHostGetDevicePointer (is host memory mapped?)";
   r = CUDA_CALL_NOCHECK (cuMemHostGetDevicePointer, &hs->region_dev,
 			 hs->region, 0);
   if (r != CUDA_SUCCESS)
-    {
-      GOMP_PLUGIN_error ("host services: host memory is not mapped into"
-			 " device %d: %s", dev->ord, cuda_error (r));
-      return NULL;
-    }
+    goto fail;
   hs->server = GOMP_PLUGIN_host_service_init (hs->region, size);
   if (hs->server == NULL)
     {
       GOMP_PLUGIN_error ("host services: cannot set up the server");
-      return NULL;
+      goto fail_quiet;
     }
   GOMP_PLUGIN_host_service_geometry (hs->server, &hs->nports, &hs->buf_size);
+  what = "cuMemAlloc";
+  r = CUDA_CALL_NOCHECK (cuMemAlloc, &hs->ports_dev,
+			 hs->nports * sizeof (struct gomp_hs_port_state));
+  if (r != CUDA_SUCCESS)
+    {
+      hs->ports_dev = 0;
+      goto fail;
+    }
+  what = "cuMemsetD8";
+  r = CUDA_CALL_NOCHECK (cuMemsetD8, hs->ports_dev, 0,
+			 hs->nports * sizeof (struct gomp_hs_port_state));
+  if (r != CUDA_SUCCESS)
+    goto fail;
   GOMP_PLUGIN_debug (0, "  host services: device %d: %zu bytes at %p"
-		     " (device %p)\n", dev->ord, size, hs->region,
-		     (void *) hs->region_dev);
+		     " (device %p), %u ports\n", dev->ord, size, hs->region,
+		     (void *) hs->region_dev, hs->nports);
   return hs;
+
+ fail:
+  GOMP_PLUGIN_error ("host services: %s for device %d: %s", what, dev->ord,
+		     cuda_error (r));
+ fail_quiet:
+  nvptx_hs_free (dev);
+  return NULL;
 }
 
-/* If MODULE (of IMAGE, on DEV) uses host services, point its
-   __gomp_host_service at DEV's region, creating that first.  */
+/* Best effort: make the context's limit WHICH at least BYTES.  */
+
+static void
+nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
+{
+  size_t cur = 0;
+  CUresult r = CUDA_CALL_NOCHECK (cuCtxGetLimit, &cur, which);
+  if (r == CUDA_SUCCESS && cur >= bytes)
+    return;
+  r = CUDA_CALL_NOCHECK (cuCtxSetLimit, which, bytes);
+  GOMP_PLUGIN_debug (0, "  host services: %s %zu -> %zu: %s\n", name, cur,
+		     bytes, r == CUDA_SUCCESS ? "ok" : cuda_error (r));
+}
+
+/* If MODULE (of IMAGE, on DEV) defines __gomp_nvptx_tls, give it its
+   table of per-thread slots.  A table that cannot be allocated leaves the
+   image with newlib's shared state (device-tls.h): not an error.  */
+
+static bool
+nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
+		   struct ptx_image_data *image)
+{
+  struct gomp_nvptx_tls t;
+  CUdeviceptr sym;
+  size_t bytes, size;
+  uint64_t n;
+  CUresult r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
+				  GOMP_NVPTX_TLS_SYMBOL);
+  if (r == CUDA_ERROR_NOT_FOUND)
+    return true;
+  if (r == CUDA_SUCCESS && bytes == sizeof t)
+    r = CUDA_CALL_NOCHECK (cuMemcpyDtoH, &t, sym, sizeof t);
+  if (r != CUDA_SUCCESS)
+    {
+      GOMP_PLUGIN_error ("%s: %s", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
+      return false;
+    }
+  if (bytes != sizeof t || t.version != GOMP_NVPTX_TLS_VERSION
+      || t.entry_size == 0 || t.entry_size > 4096)
+    {
+      GOMP_PLUGIN_error ("the image's %s (%zu bytes, version %u) does not"
+			 " match this libgomp's (%zu bytes, version %u):"
+			 " mismatched device runtime", GOMP_NVPTX_TLS_SYMBOL,
+			 bytes, bytes == sizeof t ? t.version : 0, sizeof t,
+			 GOMP_NVPTX_TLS_VERSION);
+      return false;
+    }
+  n = gomp_nvptx_tls_slots (dev->num_sms,
+			    dev->max_threads_per_multiprocessor);
+  size = n * t.entry_size;
+  r = CUDA_CALL_NOCHECK (cuMemAlloc, &image->host_tls, size);
+  if (r != CUDA_SUCCESS)
+    {
+      image->host_tls = 0;
+      GOMP_PLUGIN_debug (0, "  %s: no table (%s): threads share newlib's"
+			 " state\n", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
+      return true;
+    }
+  r = CUDA_CALL_NOCHECK (cuMemsetD8, image->host_tls, 0, size);
+  if (r == CUDA_SUCCESS)
+    {
+      t.nslots = n;
+      t.slots = image->host_tls;
+      r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
+    }
+  if (r != CUDA_SUCCESS)
+    {
+      GOMP_PLUGIN_error ("%s: %s", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
+      return false;
+    }
+  /* Each thread's state comes from the device heap: make room for one per
+     warp slot beyond CUDA's default 8 MiB.  */
+  nvptx_hs_raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE, "device heap",
+			((size_t) 8 << 20) + n / 32 * 1536);
+  GOMP_PLUGIN_debug (0, "  %s: %llu slots of %u bytes\n",
+		     GOMP_NVPTX_TLS_SYMBOL, (unsigned long long) n,
+		     t.entry_size);
+  return true;
+}
+
+/* If MODULE (of IMAGE, on DEV, with NFNS kernels) uses host services,
+   point its __gomp_host_service at DEV's, creating that first.  */
 
 static bool
 nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
-		     struct ptx_image_data *image)
+		     struct ptx_image_data *image, unsigned nfns)
 {
   CUdeviceptr sym;
   size_t bytes;
   struct nvptx_hs *hs;
   struct gomp_hs_device head;
-  CUresult r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
-				  GOMP_HS_DEVICE_SYMBOL);
+  CUresult r;
+  unsigned i;
+
+  if (!nvptx_hs_load_tls (module, dev, image))
+    return false;
+  r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
+			 GOMP_HS_DEVICE_SYMBOL);
   if (r == CUDA_ERROR_NOT_FOUND)
     return true;
   if (r != CUDA_SUCCESS)
@@ -123,59 +257,107 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
       GOMP_PLUGIN_error ("cuModuleGetGlobal error: %s", cuda_error (r));
       return false;
     }
-  if (bytes != sizeof (struct gomp_hs_device))
+  if (bytes == sizeof head)
+    r = CUDA_CALL_NOCHECK (cuMemcpyDtoH, &head, sym, sizeof head);
+  if (r != CUDA_SUCCESS)
     {
-      GOMP_PLUGIN_error ("host services: the image's %s has %zu bytes, this"
-			 " libgomp expects %zu: mismatched device runtime",
+      GOMP_PLUGIN_error ("cuMemcpyDtoH error: %s", cuda_error (r));
+      return false;
+    }
+  if (bytes != sizeof head || head.version != GOMP_HS_VERSION)
+    {
+      GOMP_PLUGIN_error ("host services: the image's %s (%zu bytes, protocol"
+			 " %u) does not match this libgomp's (%zu bytes,"
+			 " protocol %u): mismatched device runtime",
 			 GOMP_HS_DEVICE_SYMBOL, bytes,
-			 sizeof (struct gomp_hs_device));
+			 bytes == sizeof head ? head.version : 0,
+			 sizeof head, GOMP_HS_VERSION);
       return false;
     }
 
   pthread_mutex_lock (&nvptx_hs_lock);
   hs = dev->host_service;
-  if (hs == NULL)
-    hs = nvptx_hs_create (dev);
-  if (hs == NULL)
+  if (hs == NULL && (hs = nvptx_hs_create (dev)) == NULL)
     {
-      nvptx_hs_free (dev);
       pthread_mutex_unlock (&nvptx_hs_lock);
       return false;
     }
+  head.nports = hs->server ? hs->nports : 0;
+  head.buf_size = hs->buf_size;
+  head.region = hs->server ? (uint64_t) hs->region_dev : 0;
+  head.ports = hs->server ? (uint64_t) hs->ports_dev : 0;
+  r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &head, sizeof head);
+  if (r != CUDA_SUCCESS)
+    {
+      GOMP_PLUGIN_error ("cuMemcpyHtoD error: %s", cuda_error (r));
+      if (hs->images == 0)
+	nvptx_hs_free (dev);
+      pthread_mutex_unlock (&nvptx_hs_lock);
+      return false;
+    }
+  /* Only now is the image counted.  */
   hs->images++;
   image->host_service = true;
   pthread_mutex_unlock (&nvptx_hs_lock);
 
-  /* Only the head: the locks stay as the module loaded them (zero).  */
-  head.region = hs->server ? (uint64_t) hs->region_dev : 0;
-  head.nports = hs->nports;
-  head.buf_size = hs->buf_size;
-  r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &head,
-			 offsetof (struct gomp_hs_device, locks));
-  if (r != CUDA_SUCCESS)
+  for (i = 0; i < nfns; i++)
     {
-      GOMP_PLUGIN_error ("cuMemcpyHtoD error: %s", cuda_error (r));
-      return false;
+      int local = -1;
+      image->fns[i].host_service = true;
+      CUDA_CALL_NOCHECK (cuFuncGetAttribute, &local,
+			 CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, image->fns[i].fn);
+      GOMP_PLUGIN_debug (0, "  host services: kernel %s: %d bytes of local"
+			 " memory per thread\n", image->fns[i].launch->fn,
+			 local);
     }
+  /* Threads on the hardware stack need room for stdio there.  */
+  if (hs->server && head.stack)
+    nvptx_hs_raise_limit (CU_LIMIT_STACK_SIZE, "stack", head.stack);
   return true;
 }
+
+/* IMAGE is being unloaded from DEV.  Host services go first: freeing
+   device memory waits for running kernels, which must not be waiting for
+   the host then.  */
 
 static void
 nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
 {
-  if (!image->host_service)
-    return;
-  pthread_mutex_lock (&nvptx_hs_lock);
-  if (dev->host_service && --dev->host_service->images == 0)
-    nvptx_hs_free (dev);
-  pthread_mutex_unlock (&nvptx_hs_lock);
+  if (image->host_service)
+    {
+      pthread_mutex_lock (&nvptx_hs_lock);
+      if (dev->host_service && --dev->host_service->images == 0)
+	nvptx_hs_free (dev);
+      pthread_mutex_unlock (&nvptx_hs_lock);
+      image->host_service = false;
+    }
+  if (image->host_tls)
+    CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
+  image->host_tls = 0;
 }
 
-/* A kernel is about to run on DEV / has ended.  While one runs, the
-   server polls.  */
+/* DEV is being closed.  */
 
-static inline void
-nvptx_hs_kernel_begin (struct ptx_device *dev)
+static void
+nvptx_hs_close_device (struct ptx_device *dev)
+{
+  struct ptx_image_data *image;
+  pthread_mutex_lock (&nvptx_hs_lock);
+  nvptx_hs_free (dev);
+  pthread_mutex_unlock (&nvptx_hs_lock);
+  for (image = dev->images; image; image = image->next)
+    if (image->host_tls)
+      {
+	CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
+	image->host_tls = 0;
+      }
+}
+
+/* Kernel FN is about to run on DEV: returns the server to tell when it
+   has ended, or NULL if FN's image does not use host services.  */
+
+static inline struct gomp_host_service *
+nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn)
 {
   struct nvptx_hs *hs = dev->host_service;
   /* A launch from a host-service callback would wait for a kernel that
@@ -184,33 +366,36 @@ nvptx_hs_kernel_begin (struct ptx_device *dev)
     GOMP_PLUGIN_fatal ("cannot launch a kernel on device %d from a host"
 		       " service callback: the device is waiting for the"
 		       " callback", dev->ord);
-  if (hs && hs->server)
-    GOMP_PLUGIN_host_service_kernel_begin (hs->server);
+  if (!fn->host_service || hs == NULL || hs->server == NULL)
+    return NULL;
+  GOMP_PLUGIN_host_service_kernel_begin (hs->server);
+  return hs->server;
 }
 
 static inline void
-nvptx_hs_kernel_end (struct ptx_device *dev)
+nvptx_hs_kernel_end (struct gomp_host_service *server)
 {
-  struct nvptx_hs *hs = dev->host_service;
-  if (hs && hs->server)
-    GOMP_PLUGIN_host_service_kernel_end (hs->server);
+  if (server)
+    GOMP_PLUGIN_host_service_kernel_end (server);
 }
 
+/* Runs on CUDA's callback thread: only tells the server (which neither
+   blocks nor calls CUDA).  */
+
 static void
-nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *dev)
+nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *server)
 {
   (void) stream;
   (void) status;
-  nvptx_hs_kernel_end ((struct ptx_device *) dev);
+  nvptx_hs_kernel_end ((struct gomp_host_service *) server);
 }
 
 /* For a launch on STREAM: end the kernel when the stream gets there.  */
 
 static inline void
-nvptx_hs_end_on_stream (struct ptx_device *dev, CUstream stream)
+nvptx_hs_end_on_stream (struct gomp_host_service *server, CUstream stream)
 {
-  struct nvptx_hs *hs = dev->host_service;
-  if (hs && hs->server)
+  if (server)
     CUDA_CALL_ASSERT (cuStreamAddCallback, stream, nvptx_hs_kernel_end_cb,
-		      dev, 0);
+		      server, 0);
 }

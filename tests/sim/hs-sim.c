@@ -286,6 +286,253 @@ test_clients (unsigned nclients, unsigned ports, unsigned buf, size_t bytes)
   free (w);
 }
 
+/* Two images loaded on one device: each has its own __gomp_host_service,
+   but both describe the device's one region and its one set of port
+   locks, as the plugin fills them in.  Clients of both at once must never
+   share a port (a shared port shows as mixed payloads or a client waiting
+   for a sequence number that never comes).  */
+
+static void
+test_two_images (void)
+{
+  struct sim s, s2;
+  enum { N = 32 };
+  pthread_t t[N];
+  struct worker w[N];
+  unsigned i, bad = 0;
+  const char *why = "";
+
+  sim_start (&s, 4, 64, "all");
+  s2 = s;
+  s2.dev = malloc (sizeof *s2.dev);
+  *s2.dev = *s.dev;
+  for (i = 0; i < N; i++)
+    {
+      w[i].s = i % 2 ? &s2 : &s;
+      w[i].id = 1000 + i;
+      w[i].bytes = 4096 + i;
+      pthread_create (&t[i], NULL, worker_fn, &w[i]);
+    }
+  for (i = 0; i < N; i++)
+    {
+      pthread_join (t[i], NULL);
+      if (!w[i].ok)
+	{
+	  bad++;
+	  why = w[i].why;
+	}
+    }
+  free (s2.dev);
+  sim_stop (&s);
+  check (bad == 0, "two images on one device, %d clients over 4 shared ports:"
+	 " checksums match%s%s", N, bad ? ": " : "", why);
+}
+
+/* Kernels come and go while others run: every client thread is a kernel
+   of its own that begins, makes one multi-round write, and ends, so the
+   count of running kernels keeps touching zero.  The server must never
+   take a call of a kernel that has just begun for one abandoned by a
+   kernel that has just ended (the call would fail with EPROTO midway).  */
+
+struct churn
+{
+  struct sim *s;
+  unsigned id, calls, bad;
+  int64_t fd;
+};
+
+static void *
+churn_fn (void *arg)
+{
+  struct churn *c = arg;
+  unsigned char data[300];
+  unsigned i;
+  int32_t err;
+  sim_client_id = c->id;
+  memset (data, 'a' + c->id % 26, sizeof data);
+  for (i = 0; i < c->calls; i++)
+    {
+      int64_t r;
+      GOMP_PLUGIN_host_service_kernel_begin (c->s->server);
+      r = sim_call (c->s, GOMP_HS_OP_WRITE, c->fd, 0, 0, data, sizeof data,
+		    NULL, 0, NULL, &err);
+      GOMP_PLUGIN_host_service_kernel_end (c->s->server);
+      if (r != (int64_t) sizeof data || err != 0)
+	c->bad++;
+    }
+  return NULL;
+}
+
+static void
+test_kernel_churn (unsigned nthreads, unsigned calls)
+{
+  struct sim s;
+  pthread_t t[16];
+  struct churn c[16];
+  unsigned i, bad = 0;
+  int32_t err;
+  int64_t fd;
+  struct stat st;
+
+  sim_start (&s, 8, 64, "all");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("churn.bin"),
+		 O_CREAT | O_WRONLY | O_TRUNC | O_APPEND, 0600, NULL, 0, &err);
+  /* No kernel runs but the clients' own.  */
+  GOMP_PLUGIN_host_service_kernel_end (s.server);
+  for (i = 0; i < nthreads; i++)
+    {
+      c[i].s = &s;
+      c[i].id = i + 1;
+      c[i].calls = calls;
+      c[i].bad = 0;
+      c[i].fd = fd;
+      pthread_create (&t[i], NULL, churn_fn, &c[i]);
+    }
+  for (i = 0; i < nthreads; i++)
+    {
+      pthread_join (t[i], NULL);
+      bad += c[i].bad;
+    }
+  GOMP_PLUGIN_host_service_kernel_begin (s.server);
+  sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  sim_stop (&s);
+  stat (tmp ("churn.bin"), &st);
+  unlink (tmp ("churn.bin"));
+  check (bad == 0 && st.st_size == (off_t) nthreads * calls * 300,
+	 "%u kernels beginning and ending around %u multi-round writes: %u"
+	 " failed, %lld of %llu bytes written", nthreads * calls,
+	 nthreads * calls, bad, (long long) st.st_size,
+	 (unsigned long long) nthreads * calls * 300);
+}
+
+/* A failed call always reports why: ret -1 with a nonzero errno.  */
+
+static void
+test_errno_on_failure (void)
+{
+  struct sim s;
+  int32_t err;
+  int64_t r, fd;
+  int bad = 0;
+
+  sim_start (&s, 2, 64, "all");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/full", O_WRONLY, 0, NULL, 0, &err);
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, "xyz", 3, NULL, 0, NULL, &err);
+  check (fd >= 3 && r == -1 && err == ENOSPC,
+	 "write to /dev/full: -1, ENOSPC (%lld, %d)", (long long) r, err);
+  sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  r = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("no/such/dir"), O_RDONLY, 0, NULL,
+		0, &err);
+  bad += r != -1 || err != ENOENT;
+  r = sim_path (&s, GOMP_HS_OP_MKDIR, tmpdir, 0700, 0, NULL, 0, &err);
+  bad += r != -1 || err != EEXIST;
+  r = sim_call (&s, GOMP_HS_OP_LSEEK, 1000, 0, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  bad += r != -1 || err != EBADF;
+  r = sim_call (&s, GOMP_HS_OP_READ, 1000, 4, 0, NULL, 0, NULL, 0, NULL, &err);
+  bad += r != -1 || err != EBADF;
+  check (bad == 0, "failed calls report ENOENT, EEXIST, EBADF");
+  sim_stop (&s);
+}
+
+/* One port blocked for good (a read from a FIFO nobody writes) must not
+   hold up the others, and the server must still stop promptly.  */
+
+struct busy
+{
+  struct sim *s;
+  unsigned id, calls, bad;
+  int64_t ret;
+  int32_t err;
+  const char *fifo;
+};
+
+static void *
+busy_fn (void *arg)
+{
+  struct busy *b = arg;
+  unsigned i;
+  int32_t err;
+  sim_client_id = b->id;
+  for (i = 0; i < b->calls; i++)
+    {
+      struct gomp_hs_timespec ts;
+      if (sim_call (b->s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_MONOTONIC, 0, 0,
+		    NULL, 0, &ts, sizeof ts, NULL, &err) != 0)
+	b->bad++;
+    }
+  return NULL;
+}
+
+static void *
+blocked_fn (void *arg)
+{
+  struct busy *b = arg;
+  char buf[16];
+  int32_t err;
+  int64_t fd;
+  sim_client_id = b->id;
+  fd = sim_path (b->s, GOMP_HS_OP_OPEN, b->fifo, O_RDWR, 0, NULL, 0, &err);
+  b->ret = sim_call (b->s, GOMP_HS_OP_READ, fd, sizeof buf, 0, NULL, 0, buf,
+		     sizeof buf, NULL, &b->err);
+  return NULL;
+}
+
+static double
+sim_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+test_blocked_port (unsigned calls)
+{
+  struct sim s;
+  enum { N = 64 };
+  pthread_t t[N];
+  struct busy b[N];
+  unsigned i, bad = 0;
+  double t0, t1;
+  const char *fifo = tmp ("blocked.fifo");
+  char path[512];
+
+  snprintf (path, sizeof path, "%s", fifo);
+  mkfifo (path, 0600);
+  sim_start (&s, N, 64, "all");
+  memset (b, 0, sizeof b);
+  b[0].s = &s;
+  b[0].id = 0;
+  b[0].fifo = path;
+  pthread_create (&t[0], NULL, blocked_fn, &b[0]);
+  usleep (100000);
+  t0 = sim_now ();
+  for (i = 1; i < N; i++)
+    {
+      b[i].s = &s;
+      b[i].id = i;
+      b[i].calls = calls;
+      pthread_create (&t[i], NULL, busy_fn, &b[i]);
+    }
+  for (i = 1; i < N; i++)
+    {
+      pthread_join (t[i], NULL);
+      bad += b[i].bad;
+    }
+  t1 = sim_now ();
+  check (bad == 0, "%u clients complete %u calls each while one port is"
+	 " blocked in a read (%.2f s)", N - 1, calls, t1 - t0);
+  /* As the plugin tears down: shutdown, wait for the "kernel", fini.  */
+  GOMP_PLUGIN_host_service_shutdown (s.server);
+  pthread_join (t[0], NULL);
+  sim_stop (&s);
+  check (sim_now () - t1 < 3 && b[0].ret == -1 && b[0].err == ECANCELED,
+	 "then the server stops in %.2f s; the blocked read fails with"
+	 " ECANCELED", sim_now () - t1);
+  unlink (path);
+}
+
 /* One write of N bytes to a pipe must arrive as one host write when it
    fits the staging size: read it from the other end and compare.  */
 
@@ -320,15 +567,25 @@ test_big_single (size_t n, unsigned buf)
   free (back);
 }
 
-/* Requests no correct client sends, written into a port by hand.  */
+/* Requests no correct client sends, written into a port by hand.  The
+   caller holds the port's lock.  */
+
+struct raw_reply
+{
+  int64_t ret;
+  int32_t err;
+  uint32_t flags;
+  uint64_t len;
+};
 
 static void
 raw_round (struct sim *s, uint32_t port, uint32_t op, uint32_t flags,
 	   int64_t a0, uint64_t len, uint64_t total, const void *payload,
-	   size_t plen, struct gomp_hs_reply *rep)
+	   size_t plen, struct raw_reply *rep)
 {
   volatile struct gomp_hs_port *p = hs_port (s->dev, port);
   volatile unsigned char *b = hs_buf (s->dev, port);
+  uint32_t info;
   size_t i;
   for (i = 0; i < plen; i++)
     b[i] = ((const unsigned char *) payload)[i];
@@ -338,11 +595,22 @@ raw_round (struct sim *s, uint32_t port, uint32_t op, uint32_t flags,
   p->req.arg[1] = p->req.arg[2] = p->req.arg[3] = 0;
   p->req.len = len;
   p->req.total = total;
-  hs_round (p);
-  rep->ret = p->rep.ret;
-  rep->err = p->rep.err;
-  rep->flags = p->rep.flags;
-  rep->len = p->rep.len;
+  hs_round (p, ++s->ports[port].seq, &info, &rep->ret);
+  rep->err = GOMP_HS_INFO_ERRNO (info);
+  rep->flags = GOMP_HS_INFO_FLAGS (info);
+  rep->len = GOMP_HS_INFO_LEN (info);
+}
+
+/* Take port I's lock, as a client would.  */
+
+static void
+sim_lock_port (struct sim *s, uint32_t i)
+{
+  uint32_t z;
+  do
+    z = 0;
+  while (!__atomic_compare_exchange_n (&s->ports[i].lock, &z, 1, 0,
+				       __ATOMIC_ACQUIRE, __ATOMIC_RELAXED));
 }
 
 static int
@@ -362,7 +630,7 @@ static void
 test_bad_requests (void)
 {
   struct sim s;
-  struct gomp_hs_reply rep;
+  struct raw_reply rep;
   int32_t err;
   int64_t r;
   char path[64];
@@ -370,7 +638,7 @@ test_bad_requests (void)
   struct stat st;
 
   sim_start (&s, 2, 64, "all");
-  hs_lock_try (s.dev, 0);	/* Port 0 is ours to abuse.  */
+  sim_lock_port (&s, 0);	/* Port 0 is ours to abuse.  */
 
   raw_round (&s, 0, 999, GOMP_HS_REQ_FIRST, 0, 0, 0, NULL, 0, &rep);
   check (rep.ret == -1 && rep.err == ENOSYS && rep.flags == 0,
@@ -434,11 +702,11 @@ test_bad_requests (void)
     raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, fd, 64, 192,
 	       "0123456789012345678901234567890123456789012345678901234567890123",
 	       64, &rep);
-    hs_lock_release (s.dev, 0);
-    /* The kernel ends with the call half done.  */
+    /* The kernel ends with the call half done; the server notices that
+       no kernel runs (give it time), then one starts again.  */
     GOMP_PLUGIN_host_service_kernel_end (s.server);
+    usleep (50000);
     GOMP_PLUGIN_host_service_kernel_begin (s.server);
-    hs_lock_try (s.dev, 0);
     raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_CONT, fd, 64, 192,
 	       "0123456789012345678901234567890123456789012345678901234567890123",
 	       64, &rep);
@@ -447,7 +715,7 @@ test_bad_requests (void)
     sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
     unlink (tmp ("abandon.txt"));
   }
-  hs_lock_release (s.dev, 0);
+  hs_port_release (s.ports, 0);
 
   /* The host is unharmed: a normal call still works.  */
   r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, NULL, 0, NULL,
@@ -469,12 +737,19 @@ test_bad_requests (void)
 	   count_open_fds ());
   }
 
-  /* A region with a wrong magic is refused by the client.  */
+  /* A device whose geometry the plugin did not fill in is refused by the
+     client.  */
   sim_start (&s, 2, 64, "all");
-  ((struct gomp_hs_header *) s.region)->magic ^= 1;
+  s.dev->ports = 0;
   r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, NULL, 0, NULL,
 		&err);
-  check (r == -1 && err == ENOSYS, "client refuses a region with a bad magic");
+  check (r == -1 && err == ENOSYS, "client without port locks: ENOSYS");
+  s.dev->ports = (uintptr_t) s.ports;
+  s.dev->buf_size = GOMP_HS_MAX_BUF_SIZE * 2;
+  r = sim_call (&s, GOMP_HS_OP_GETTIMEOFDAY, 0, 0, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == ENOSYS, "client with a bad geometry: ENOSYS");
+  s.dev->buf_size = 64;
   sim_stop (&s);
 }
 
@@ -861,6 +1136,10 @@ main (int argc, char **argv)
   test_clients (64, 16, 256, 64 << 10);
   test_clients (512, 64, 128, 8 << 10);
   test_clients (512, 1, 64, 1 << 10);
+  test_two_images ();
+  test_kernel_churn (8, max >= ((size_t) 64 << 20) ? 2500 : 500);
+  test_errno_on_failure ();
+  test_blocked_port (max >= ((size_t) 64 << 20) ? 10000 : 1000);
 
   rmdir (tmpdir);
   fprintf (stderr, "hs-sim: %d checks, %d failed\n", checks, failures);

@@ -1,15 +1,23 @@
 /* Unit test of the nvptx plugin's host-service code
    (libgomp/plugin/host-service-nvptx.c) without a GPU: the file is
    compiled against stand-ins for the few CUDA driver calls and plugin
-   structures it uses, with the real server (host-service.c).  A "module"
-   is a block of host memory with or without a __gomp_host_service; a
+   structures it uses, with the real server (host-service*.c).  A
+   "module" is a pair of blocks of host memory standing for its globals
+   __gomp_host_service and __gomp_nvptx_tls (either may be missing); a
    "kernel" is a host thread that makes calls through the client code
-   against whatever the plugin wrote into that symbol.  Checks: an image
-   without the symbol costs nothing; one with it gets a mapped region,
-   its head written, served while kernels run; a mismatched symbol is
-   refused; GOMP_HOST_SERVICES=off leaves the device without a region; a
-   launch from a callback is refused; unloading the last image frees the
-   region.  Prints PASS:/FAIL: lines.  */
+   against whatever the plugin wrote into the first; the device is idle
+   (cuCtxSynchronize returns) when every such thread has finished.
+
+   Checks: an image without the symbols costs nothing; one with them gets
+   a mapped region, the per-device port locks and a per-image state table,
+   all described in its symbols; images of a device share one region and
+   one lock set; mismatched symbols are refused; only kernels of images
+   that use host services are bracketed; GOMP_HOST_SERVICES=off; failed
+   set-up leaves nothing counted; a launch from a callback is refused;
+   teardown with kernels still calling the host (blocked in a read, or in
+   a callback that does not return) neither hangs nor frees anything
+   before the device is idle; a stream callback that runs after teardown
+   finds the server alive.  Prints PASS:/FAIL: lines.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -22,52 +30,104 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "sim-client.h"
 #include "gomp-host-services.h"
+#include "config/nvptx/device-tls.h"
 
 /* Stand-ins for cuda.h and the plugin's own definitions.  */
 typedef int CUresult;
 typedef uint64_t CUdeviceptr;
 typedef void *CUstream;
+typedef void *CUfunction;
+typedef enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 } CUlimit;
+typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CUDA_SUCCESS 0
 #define CUDA_ERROR_OUT_OF_MEMORY 2
 #define CUDA_ERROR_NOT_FOUND 500
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 
 struct fake_module
 {
-  const char *symbol;		/* Name of its one global, or NULL.  */
-  void *mem;
-  size_t size;
+  void *hs;			/* __gomp_host_service, or NULL.  */
+  size_t hs_size;
+  void *tls;			/* __gomp_nvptx_tls, or NULL.  */
+  size_t tls_size;
 };
 typedef struct fake_module *CUmodule;
+
+struct targ_fn_launch
+{
+  const char *fn;
+};
+
+struct targ_fn_descriptor
+{
+  CUfunction fn;
+  const struct targ_fn_launch *launch;
+  bool host_service;
+};
+
+struct ptx_image_data
+{
+  bool host_service;
+  CUdeviceptr host_tls;
+  struct targ_fn_descriptor *fns;
+  struct ptx_image_data *next;
+};
 
 struct nvptx_hs;
 struct ptx_device
 {
   int ord;
+  int num_sms;
+  int max_threads_per_multiprocessor;
   struct nvptx_hs *host_service;
-};
-struct ptx_image_data
-{
-  bool host_service;
+  struct ptx_image_data *images;
 };
 
-static int host_allocs, host_frees, alloc_flags, fail_alloc;
+static int host_allocs, host_frees, dev_allocs, dev_frees, alloc_flags;
+static int fail_alloc, fail_htod;
+static size_t stack_limit = 1024, heap_limit = 8 << 20;
 static char last_error[512];
+static char calls[4096];
 static jmp_buf fatal_jmp;
 static int fatal_armed;
+
+/* The simulated device: kernels are threads; it is idle when none runs.  */
+static pthread_mutex_t device_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t device_cond = PTHREAD_COND_INITIALIZER;
+static int kernels_running, sync_timed_out;
+
+/* Pending stream callbacks, run when the test says.  */
+static CUstreamCallback pending_cb;
+static void *pending_data;
+
+static void
+log_call (const char *what)
+{
+  strncat (calls, what, sizeof calls - strlen (calls) - 1);
+  strncat (calls, ";", sizeof calls - strlen (calls) - 1);
+}
 
 static CUresult
 fake_cuModuleGetGlobal (CUdeviceptr *p, size_t *bytes, CUmodule m,
 			const char *name)
 {
-  if (m->symbol == NULL || strcmp (m->symbol, name) != 0)
+  void *mem = NULL;
+  size_t size = 0;
+  if (strcmp (name, GOMP_HS_DEVICE_SYMBOL) == 0)
+    mem = m->hs, size = m->hs_size;
+  else if (strcmp (name, GOMP_NVPTX_TLS_SYMBOL) == 0)
+    mem = m->tls, size = m->tls_size;
+  if (mem == NULL)
     return CUDA_ERROR_NOT_FOUND;
-  *p = (CUdeviceptr) (uintptr_t) m->mem;
-  *bytes = m->size;
+  *p = (CUdeviceptr) (uintptr_t) mem;
+  *bytes = size;
   return CUDA_SUCCESS;
 }
 
@@ -95,24 +155,110 @@ fake_cuMemHostGetDevicePointer (CUdeviceptr *d, void *p, unsigned flags)
 static CUresult
 fake_cuMemFreeHost (void *p)
 {
+  log_call ("cuMemFreeHost");
   free (p);
   host_frees++;
   return CUDA_SUCCESS;
 }
 
 static CUresult
+fake_cuMemAlloc (CUdeviceptr *d, size_t n)
+{
+  void *p = malloc (n);
+  if (p == NULL)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *d = (CUdeviceptr) (uintptr_t) p;
+  dev_allocs++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuMemFree (CUdeviceptr d)
+{
+  log_call ("cuMemFree");
+  free ((void *) (uintptr_t) d);
+  dev_frees++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuMemsetD8 (CUdeviceptr d, unsigned char v, size_t n)
+{
+  memset ((void *) (uintptr_t) d, v, n);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
 fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
 {
+  if (fail_htod)
+    return 1;
   memcpy ((void *) (uintptr_t) d, h, n);
   return CUDA_SUCCESS;
 }
 
 static CUresult
-fake_cuStreamAddCallback (CUstream s, void (*cb) (CUstream, CUresult, void *),
-			  void *data, unsigned flags)
+fake_cuMemcpyDtoH (void *h, CUdeviceptr d, size_t n)
 {
+  memcpy (h, (void *) (uintptr_t) d, n);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuCtxGetLimit (size_t *v, CUlimit which)
+{
+  *v = which == CU_LIMIT_STACK_SIZE ? stack_limit : heap_limit;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuCtxSetLimit (CUlimit which, size_t v)
+{
+  if (which == CU_LIMIT_STACK_SIZE)
+    stack_limit = v;
+  else
+    heap_limit = v;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuFuncGetAttribute (int *v, int attr, CUfunction f)
+{
+  (void) attr;
+  (void) f;
+  *v = 0;
+  return CUDA_SUCCESS;
+}
+
+/* Wait, as the real one does, until no kernel runs (for at most 20 s: a
+   hang would be a failure of the code under test).  */
+
+static CUresult
+fake_cuCtxSynchronize (void)
+{
+  struct timespec deadline;
+  log_call ("cuCtxSynchronize");
+  clock_gettime (CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 20;
+  pthread_mutex_lock (&device_lock);
+  while (kernels_running > 0)
+    if (pthread_cond_timedwait (&device_cond, &device_lock, &deadline) != 0)
+      {
+	sync_timed_out = 1;
+	break;
+      }
+  pthread_mutex_unlock (&device_lock);
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuStreamAddCallback (CUstream s, CUstreamCallback cb, void *data,
+			  unsigned flags)
+{
+  (void) s;
   (void) flags;
-  cb (s, CUDA_SUCCESS, data);	/* The "kernel" has already ended.  */
+  pending_cb = cb;
+  pending_data = data;
   return CUDA_SUCCESS;
 }
 
@@ -169,19 +315,119 @@ GOMP_PLUGIN_fatal (const char *fmt, ...)
 static int failures;
 
 static void
-check (int ok, const char *what)
+check (int ok, const char *fmt, ...)
 {
-  printf ("%s: plugin %s\n", ok ? "PASS" : "FAIL", what);
+  va_list ap;
+  printf ("%s: plugin ", ok ? "PASS" : "FAIL");
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  putchar ('\n');
+  fflush (stdout);
   failures += !ok;
 }
 
-/* A kernel: one device thread making a few calls through the symbol.  */
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* A module: its globals as the device runtime initializes them.  */
+
+static struct fake_module *
+new_module (int with_hs, int with_tls)
+{
+  struct fake_module *m = calloc (1, sizeof *m);
+  if (with_hs)
+    {
+      struct gomp_hs_device *d = calloc (1, sizeof *d);
+      d->version = GOMP_HS_VERSION;
+      d->stack = 8192;
+      m->hs = d;
+      m->hs_size = sizeof *d;
+    }
+  if (with_tls)
+    {
+      struct gomp_nvptx_tls *t = calloc (1, sizeof *t);
+      t->version = GOMP_NVPTX_TLS_VERSION;
+      t->entry_size = 16;
+      m->tls = t;
+      m->tls_size = sizeof *t;
+    }
+  return m;
+}
+
+static void
+free_module (struct fake_module *m)
+{
+  free (m->hs);
+  free (m->tls);
+  free (m);
+}
+
+static const struct targ_fn_launch launch_main = { "main$_omp_fn$0" };
+
+static struct ptx_image_data *
+new_image (struct ptx_device *dev)
+{
+  struct ptx_image_data *img = calloc (1, sizeof *img);
+  img->fns = calloc (1, sizeof *img->fns);
+  img->fns[0].launch = &launch_main;
+  img->next = dev->images;
+  dev->images = img;
+  return img;
+}
+
+static void
+drop_image (struct ptx_device *dev, struct ptx_image_data *img)
+{
+  struct ptx_image_data **p;
+  nvptx_hs_unload_image (dev, img);
+  for (p = &dev->images; *p; p = &(*p)->next)
+    if (*p == img)
+      {
+	*p = img->next;
+	break;
+      }
+  free (img->fns);
+  free (img);
+}
+
+/* Kernels.  */
+
 struct kernel
 {
   struct gomp_hs_device *dev;
-  int64_t wrote, sum;
+  pthread_t thread;
+  int64_t (*body) (struct kernel *);
+  int64_t ret, ret2;
   int32_t err, err2;
+  const char *path;
 };
+
+static void *
+kernel_thread (void *arg)
+{
+  struct kernel *k = arg;
+  k->ret = k->body (k);
+  pthread_mutex_lock (&device_lock);
+  kernels_running--;
+  pthread_cond_broadcast (&device_cond);
+  pthread_mutex_unlock (&device_lock);
+  return NULL;
+}
+
+static void
+launch (struct kernel *k)
+{
+  pthread_mutex_lock (&device_lock);
+  kernels_running++;
+  pthread_mutex_unlock (&device_lock);
+  pthread_create (&k->thread, NULL, kernel_thread, k);
+}
 
 static int64_t
 cb_add (void *buf, size_t size, void *user)
@@ -193,124 +439,319 @@ cb_add (void *buf, size_t size, void *user)
   return v[0];
 }
 
-static void *
-kernel_fn (void *arg)
+static int64_t
+body_calls (struct kernel *k)
 {
-  struct kernel *k = arg;
   int64_t args[4] = { -1, 0, 0, 0 }, v[2] = { 40, 2 };
   int64_t nargs[4] = { 4, sizeof v, 0, 0 };
+  int64_t r;
   args[0] = open ("/dev/null", O_WRONLY);	/* Not the device's.  */
-  k->wrote = hs_call (k->dev, GOMP_HS_OP_WRITE, args, "x", 1, NULL, 0, NULL,
-		      &k->err);
+  r = hs_call (k->dev, GOMP_HS_OP_WRITE, args, "x", 1, NULL, 0, NULL,
+	       &k->err);
   close ((int) args[0]);
-  args[0] = 2;
-  hs_call (k->dev, GOMP_HS_OP_WRITE, args, "", 0, NULL, 0, NULL, &k->err2);
-  k->sum = hs_call2 (k->dev, GOMP_HS_OP_HOST_CALL, nargs, "add", 4, v,
-		     sizeof v, v, sizeof v, NULL, &k->err2);
-  return NULL;
+  k->ret2 = hs_call2 (k->dev, GOMP_HS_OP_HOST_CALL, nargs, "add", 4, v,
+		      sizeof v, v, sizeof v, NULL, &k->err2);
+  return r;
+}
+
+/* Open a FIFO nobody writes to and read from it: blocks until shutdown.
+   Then call again: the answer must come at once.  */
+
+static int64_t
+body_fifo (struct kernel *k)
+{
+  int64_t args[4] = { O_RDWR, 0, 0, 0 };
+  char buf[8];
+  int64_t fd = hs_call (k->dev, GOMP_HS_OP_OPEN, args, k->path,
+			strlen (k->path) + 1, NULL, 0, NULL, &k->err);
+  if (fd < 0)
+    return -2;
+  args[0] = fd;
+  args[1] = sizeof buf;
+  k->ret2 = hs_call (k->dev, GOMP_HS_OP_READ, args, NULL, 0, buf, sizeof buf,
+		     NULL, &k->err);
+  args[1] = 0;
+  return hs_call (k->dev, GOMP_HS_OP_FSYNC, args, NULL, 0, NULL, 0, NULL,
+		  &k->err2);
+}
+
+static pthread_mutex_t stuck_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t stuck_cond = PTHREAD_COND_INITIALIZER;
+static int stuck_release, stuck_entered;
+
+static int64_t
+cb_stuck (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  pthread_mutex_lock (&stuck_lock);
+  stuck_entered = 1;
+  pthread_cond_broadcast (&stuck_cond);
+  while (!stuck_release)
+    pthread_cond_wait (&stuck_cond, &stuck_lock);
+  pthread_mutex_unlock (&stuck_lock);
+  return 7;
+}
+
+static int64_t
+body_stuck (struct kernel *k)
+{
+  int64_t nargs[4] = { 6, 0, 0, 0 };
+  return hs_call2 (k->dev, GOMP_HS_OP_HOST_CALL, nargs, "stuck", 6, NULL, 0,
+		   NULL, 0, NULL, &k->err);
 }
 
 static int64_t
 cb_launch (void *buf, size_t size, void *user)
 {
+  struct targ_fn_descriptor fn = { NULL, &launch_main, false };
   (void) buf;
   (void) size;
   fatal_armed = 1;
   if (setjmp (fatal_jmp) == 0)
-    nvptx_hs_kernel_begin ((struct ptx_device *) user);
+    nvptx_hs_kernel_begin ((struct ptx_device *) user, &fn);
   fatal_armed = 0;
   return 0;
+}
+
+static void
+wait_stuck_entered (void)
+{
+  pthread_mutex_lock (&stuck_lock);
+  while (!stuck_entered)
+    pthread_cond_wait (&stuck_cond, &stuck_lock);
+  pthread_mutex_unlock (&stuck_lock);
 }
 
 int
 main (void)
 {
-  struct ptx_device dev = { 0, NULL };
-  struct ptx_image_data img1 = { false }, img2 = { false }, img3 = { false };
-  struct gomp_hs_device *sym = calloc (1, sizeof *sym);
-  struct fake_module none = { NULL, NULL, 0 };
-  struct fake_module with = { GOMP_HS_DEVICE_SYMBOL, sym, sizeof *sym };
-  struct fake_module bad = { GOMP_HS_DEVICE_SYMBOL, sym, 16 };
+  struct ptx_device dev = { 0, 4, 2048, NULL, NULL };
+  struct fake_module *none = new_module (0, 0), *tls_only = new_module (0, 1);
+  struct fake_module *m1 = new_module (1, 1), *m2 = new_module (1, 1);
+  struct fake_module *bad = new_module (1, 0);
+  struct ptx_image_data *img1, *img2, *img3;
+  struct gomp_hs_device *sym1 = m1->hs, *sym2 = m2->hs;
+  struct gomp_nvptx_tls *tls1 = m1->tls;
   struct kernel k;
-  pthread_t t;
+  struct gomp_host_service *server;
+  char fifo[64];
   int32_t err;
   int64_t args[4] = { 0 };
+  double t0;
+  bool ok;
 
   setenv ("GOMP_HOST_SERVICES", "all", 1);
   setenv ("GOMP_HOST_SERVICES_PORTS", "4", 1);
   setenv ("GOMP_HOST_SERVICES_BUFFER", "64", 1);
 
-  check (nvptx_hs_load_image (&none, &dev, &img1) && dev.host_service == NULL
-	 && host_allocs == 0 && !img1.host_service,
-	 "an image without __gomp_host_service: no region, nothing started");
-  nvptx_hs_kernel_begin (&dev);
-  nvptx_hs_kernel_end (&dev);
-  check (dev.host_service == NULL, "launches on it: no server");
+  /* Zero cost.  */
+  img1 = new_image (&dev);
+  check (nvptx_hs_load_image (none, &dev, img1, 1) && dev.host_service == NULL
+	 && host_allocs == 0 && dev_allocs == 0 && !img1->host_service
+	 && !img1->fns[0].host_service,
+	 "an image without the symbols: no region, no table, nothing started");
+  check (nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
+	 "its kernels are not bracketed: no server, no stream callback");
+  drop_image (&dev, img1);
 
-  check (!nvptx_hs_load_image (&bad, &dev, &img2)
-	 && strstr (last_error, "mismatched device runtime") != NULL,
+  /* Per-thread state only.  */
+  img1 = new_image (&dev);
+  ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
+  check (ok && dev.host_service == NULL && img1->host_tls != 0
+	 && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots
+	    == gomp_nvptx_tls_slots (4, 2048)
+	 && ((struct gomp_nvptx_tls *) tls_only->tls)->slots == img1->host_tls
+	 && heap_limit > (8u << 20),
+	 "an image with __gomp_nvptx_tls only: its table (%u slots), the"
+	 " device heap raised, no host-service region",
+	 ((struct gomp_nvptx_tls *) tls_only->tls)->nslots);
+  drop_image (&dev, img1);
+  check (dev_frees == 1, "unloading it frees its table");
+
+  /* Mismatched device runtimes.  */
+  img1 = new_image (&dev);
+  bad->hs_size = 16;
+  check (!nvptx_hs_load_image (bad, &dev, img1, 1)
+	 && strstr (last_error, "mismatched device runtime") != NULL
+	 && !img1->host_service && dev.host_service == NULL,
 	 "a __gomp_host_service of the wrong size is refused");
+  bad->hs_size = sizeof (struct gomp_hs_device);
+  ((struct gomp_hs_device *) bad->hs)->version = 1;
+  check (!nvptx_hs_load_image (bad, &dev, img1, 1)
+	 && strstr (last_error, "protocol 1") != NULL
+	 && dev.host_service == NULL,
+	 "a device runtime of protocol version 1 is refused");
+  drop_image (&dev, img1);
 
-  check (nvptx_hs_load_image (&with, &dev, &img2) && dev.host_service != NULL
-	 && host_allocs == 1 && img2.host_service
+  /* Two images, one device.  */
+  img2 = new_image (&dev);
+  img3 = new_image (&dev);
+  check (nvptx_hs_load_image (m1, &dev, img2, 1) && dev.host_service != NULL
+	 && host_allocs == 1 && img2->host_service
+	 && img2->fns[0].host_service
 	 && (alloc_flags & CU_MEMHOSTALLOC_DEVICEMAP),
 	 "an image with it: a region mapped into the device");
-  check (sym->region == (uint64_t) dev.host_service->region_dev
-	 && sym->nports == 4 && sym->buf_size == 64 && hs_usable (sym),
-	 "the image's __gomp_host_service points at the region");
-  check (nvptx_hs_load_image (&with, &dev, &img3) && host_allocs == 1
-	 && dev.host_service->images == 2,
-	 "a second image shares the device's region");
+  check (sym1->region == (uint64_t) dev.host_service->region_dev
+	 && sym1->ports == (uint64_t) dev.host_service->ports_dev
+	 && sym1->nports == 4 && sym1->buf_size == 64 && hs_usable (sym1)
+	 && tls1->slots == img2->host_tls && tls1->slots != 0,
+	 "the image's symbols point at the region, the locks and its table");
+  check (stack_limit == 8192,
+	 "the stack limit is raised to what the device runtime asks for");
+  check (nvptx_hs_load_image (m2, &dev, img3, 1) && host_allocs == 1
+	 && dev.host_service->images == 2 && sym2->region == sym1->region
+	 && sym2->ports == sym1->ports
+	 && ((struct gomp_nvptx_tls *) m2->tls)->slots != tls1->slots,
+	 "a second image shares the region and the one lock set of the"
+	 " device, and has a table of its own");
 
+  /* Kernels.  */
   libgomp_host_register ("add", cb_add, NULL);
   memset (&k, 0, sizeof k);
-  k.dev = sym;
-  nvptx_hs_kernel_begin (&dev);
-  pthread_create (&t, NULL, kernel_fn, &k);
-  pthread_join (t, NULL);
-  nvptx_hs_kernel_end (&dev);
-  check (k.wrote == -1 && k.err == EBADF,
+  k.dev = sym2;
+  k.body = body_calls;
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  launch (&k);
+  pthread_join (k.thread, NULL);
+  nvptx_hs_kernel_end (server);
+  check (server != NULL && k.ret == -1 && k.err == EBADF,
 	 "a kernel's call on a host fd it did not open: EBADF");
-  check (k.sum == 42 && k.err2 == 0,
+  check (k.ret2 == 42 && k.err2 == 0,
 	 "a kernel's host call is served while it runs");
 
   libgomp_host_register ("launch", cb_launch, &dev);
-  nvptx_hs_kernel_begin (&dev);
+  server = nvptx_hs_kernel_begin (&dev, &img2->fns[0]);
   {
     int64_t nargs[4] = { 7, 0, 0, 0 };
     last_error[0] = '\0';
-    hs_call2 (sym, GOMP_HS_OP_HOST_CALL, nargs, "launch", 7, NULL, 0, NULL,
+    hs_call2 (sym1, GOMP_HS_OP_HOST_CALL, nargs, "launch", 7, NULL, 0, NULL,
 	      0, NULL, &err);
   }
-  nvptx_hs_end_on_stream (&dev, NULL);
+  nvptx_hs_end_on_stream (server, NULL);
   check (strstr (last_error, "cannot launch a kernel on device 0 from a host"
-		 " service callback") != NULL,
+		 " service callback") != NULL && pending_cb != NULL,
 	 "a launch from a callback is refused, not deadlocked");
+  pending_cb (NULL, CUDA_SUCCESS, pending_data);
+  pending_cb = NULL;
 
-  nvptx_hs_unload_image (&dev, &img2);
+  drop_image (&dev, img2);
   check (dev.host_service != NULL && host_frees == 0,
 	 "unloading one of two images keeps the region");
-  nvptx_hs_unload_image (&dev, &img3);
-  check (dev.host_service == NULL && host_frees == 1,
-	 "unloading the last image frees the region");
 
+  /* Teardown while a kernel blocks in a read that nothing will satisfy.  */
+  snprintf (fifo, sizeof fifo, "%s/fifo-%d", getenv ("TMPDIR") ?: "/tmp",
+	    (int) getpid ());
+  mkfifo (fifo, 0600);
+  memset (&k, 0, sizeof k);
+  k.dev = sym2;
+  k.body = body_fifo;
+  k.path = fifo;
+  calls[0] = '\0';
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  launch (&k);
+  nvptx_hs_end_on_stream (server, NULL);
+  usleep (200000);
+  t0 = now ();
+  drop_image (&dev, img3);
+  pthread_join (k.thread, NULL);
+  check (!sync_timed_out && k.ret2 == -1 && k.ret == -1
+	 && k.err == ECANCELED && k.err2 == ECANCELED && now () - t0 < 5,
+	 "teardown with a kernel blocked in a read: the read and the next"
+	 " call fail with ECANCELED, the kernel ends (%.2f s)", now () - t0);
+  check (dev.host_service == NULL && host_frees == 1
+	 && strcmp (calls, "cuCtxSynchronize;cuMemFree;cuMemFreeHost;"
+			   "cuMemFree;") == 0,
+	 "teardown order: wait for the device, then free the locks and the"
+	 " region (then the image's table): %s", calls);
+  pending_cb (NULL, CUDA_SUCCESS, pending_data);
+  pending_cb = NULL;
+  check (1, "a stream callback that runs after teardown finds its server");
+  unlink (fifo);
+
+  /* Teardown while a callback does not return.  */
+  img1 = new_image (&dev);
+  free_module (m1);
+  m1 = new_module (1, 0);
+  nvptx_hs_load_image (m1, &dev, img1, 1);
+  libgomp_host_register ("stuck", cb_stuck, NULL);
+  memset (&k, 0, sizeof k);
+  k.dev = m1->hs;
+  k.body = body_stuck;
+  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+  launch (&k);
+  wait_stuck_entered ();
+  t0 = now ();
+  calls[0] = '\0';
+  drop_image (&dev, img1);
+  pthread_join (k.thread, NULL);
+  nvptx_hs_kernel_end (server);
+  check (!sync_timed_out && k.ret == -1 && k.err == ECANCELED
+	 && now () - t0 < 10 && dev.host_service == NULL,
+	 "teardown while a callback runs: its kernel gets ECANCELED and ends"
+	 " (%.2f s), the region is freed", now () - t0);
+  pthread_mutex_lock (&stuck_lock);
+  stuck_release = 1;
+  pthread_cond_broadcast (&stuck_cond);
+  pthread_mutex_unlock (&stuck_lock);
+  usleep (200000);
+  check (1, "the callback returning later writes nothing into the freed"
+	 " region");
+
+  /* GOMP_HOST_SERVICES=off.  */
   setenv ("GOMP_HOST_SERVICES", "off", 1);
-  memset (sym, 0xff, offsetof (struct gomp_hs_device, locks));
-  img2.host_service = false;
-  check (nvptx_hs_load_image (&with, &dev, &img2) && host_allocs == 1
-	 && sym->region == 0,
+  img1 = new_image (&dev);
+  free_module (m1);
+  m1 = new_module (1, 0);
+  check (nvptx_hs_load_image (m1, &dev, img1, 1) && host_allocs == 2
+	 && ((struct gomp_hs_device *) m1->hs)->region == 0
+	 && ((struct gomp_hs_device *) m1->hs)->nports == 0
+	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
 	 "GOMP_HOST_SERVICES=off: no region; the device is told so");
-  check (hs_call (sym, GOMP_HS_OP_WRITE, args, "", 0, NULL, 0, NULL, &err)
+  check (hs_call (m1->hs, GOMP_HS_OP_WRITE, args, "", 0, NULL, 0, NULL, &err)
 	 == -1 && err == GOMP_HS_ENOSYS,
 	 "GOMP_HOST_SERVICES=off: device calls get ENOSYS");
-  nvptx_hs_free (&dev);
+  drop_image (&dev, img1);
 
+  /* Failed set-up.  */
   setenv ("GOMP_HOST_SERVICES", "all", 1);
   fail_alloc = 1;
-  img2.host_service = false;
-  check (!nvptx_hs_load_image (&with, &dev, &img2) && dev.host_service == NULL
-	 && strstr (last_error, "cuMemHostAlloc") != NULL,
-	 "a failed allocation fails the image load loudly");
-  free (sym);
+  img1 = new_image (&dev);
+  check (!nvptx_hs_load_image (m1, &dev, img1, 1) && dev.host_service == NULL
+	 && !img1->host_service && strstr (last_error, "cuMemHostAlloc") != NULL,
+	 "a failed allocation fails the image load loudly, nothing counted");
+  fail_alloc = 0;
+  fail_htod = 1;
+  check (!nvptx_hs_load_image (m1, &dev, img1, 1) && dev.host_service == NULL
+	 && !img1->host_service,
+	 "a failed write of the symbol leaves no region and nothing counted");
+  fail_htod = 0;
+  drop_image (&dev, img1);
+  check (host_allocs == host_frees + 0 && dev_allocs == dev_frees,
+	 "everything allocated was freed (%d/%d host, %d/%d device)",
+	 host_allocs, host_frees, dev_allocs, dev_frees);
+
+  /* Closing the device tears down what is left.  */
+  setenv ("GOMP_HOST_SERVICES", "all", 1);
+  img1 = new_image (&dev);
+  nvptx_hs_load_image (m2, &dev, img1, 1);
+  calls[0] = '\0';
+  nvptx_hs_close_device (&dev);
+  check (dev.host_service == NULL && img1->host_tls == 0
+	 && strcmp (calls, "cuCtxSynchronize;cuMemFree;cuMemFreeHost;"
+			   "cuMemFree;") == 0,
+	 "closing the device: host services first, then the tables: %s",
+	 calls);
+  img1->host_service = false;
+  drop_image (&dev, img1);
+  check (host_allocs == host_frees && dev_allocs == dev_frees,
+	 "after closing, everything allocated was freed");
+
+  free_module (none);
+  free_module (tls_only);
+  free_module (m1);
+  free_module (m2);
+  free_module (bad);
   return failures != 0;
 }

@@ -14,9 +14,28 @@
 #include "host-service.h"
 
 static __thread unsigned sim_client_id;
+/* Counts of region loads on the client's control path, per thread.  */
+static __thread unsigned long sim_region_loads;
 #define hs_publish(W, V) __atomic_store_n ((W), (V), __ATOMIC_RELEASE)
-#define hs_observe(W) __atomic_load_n ((W), __ATOMIC_ACQUIRE)
+/* The device polls with plain loads and fences once after the poll; here
+   (ThreadSanitizer does not model fences) every poll is an acquire load,
+   which orders at least as much.  */
+#define hs_poll(W) (sim_region_loads++, __atomic_load_n ((W), __ATOMIC_ACQUIRE))
+#define hs_acquire() ((void) 0)
 #define hs_client_start() (sim_client_id * 7u)
+/* Every simulated client is a thread of its own: one lane.  */
+#define hs_lanes() 1u
+#define hs_lane_index() 0u
+#define hs_vote(P) ((P) != 0)
+
+
+static inline void
+hs_load_reply (volatile struct gomp_hs_reply *r, uint32_t *info, int64_t *ret)
+{
+  sim_region_loads++;
+  *info = r->info;
+  *ret = r->ret;
+}
 
 static inline void
 hs_pause (unsigned *backoff)
@@ -34,6 +53,8 @@ struct sim
   size_t size;
   struct gomp_host_service *server;
   struct gomp_hs_device *dev;
+  /* The device's port locks and sequence numbers ("device memory").  */
+  struct gomp_hs_port_state *ports;
 };
 
 static inline void
@@ -48,7 +69,9 @@ sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
   s->size = GOMP_PLUGIN_host_service_size ();
   s->region = NULL;
   s->server = NULL;
+  s->ports = NULL;
   s->dev = calloc (1, sizeof *s->dev);
+  s->dev->version = GOMP_HS_VERSION;
   if (s->size == 0)
     return;
   if (posix_memalign (&s->region, 64, s->size) != 0)
@@ -58,7 +81,9 @@ sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
     abort ();
   GOMP_PLUGIN_host_service_geometry (s->server, &s->dev->nports,
 				     &s->dev->buf_size);
+  s->ports = calloc (s->dev->nports, sizeof *s->ports);
   s->dev->region = (uintptr_t) s->region;
+  s->dev->ports = (uintptr_t) s->ports;
   GOMP_PLUGIN_host_service_kernel_begin (s->server);
 }
 
@@ -71,6 +96,7 @@ sim_stop (struct sim *s)
       GOMP_PLUGIN_host_service_fini (s->server);
     }
   free (s->region);
+  free (s->ports);
   free (s->dev);
 }
 

@@ -8,7 +8,8 @@
 cc=${HOST_CC:-gcc-12}
 work=$WORK/sim
 rm -rf "$work"; mkdir -p "$work"
-srcs="$TOP/tests/sim/hs-sim.c $TOP/libgomp/host-service.c $TOP/libgomp/host-call.c"
+hs_srcs="$TOP/libgomp/host-service.c $TOP/libgomp/host-service-ops.c $TOP/libgomp/host-service-fd.c $TOP/libgomp/host-service-server.c $TOP/libgomp/host-call.c"
+srcs="$TOP/tests/sim/hs-sim.c $hs_srcs"
 incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
 # plugin-hs.c includes plugin/host-service-nvptx.c.
 
@@ -23,7 +24,7 @@ run ()
     cat "$work/build-$name.log"
     return
   fi
-  TMPDIR=$work "$work/hs-sim-$name" "$max" > "$work/run-$name.log" \
+  TMPDIR=$work timeout 900 "$work/hs-sim-$name" "$max" > "$work/run-$name.log" \
     2> "$work/err-$name.log"
   st=$?
   sed "s/^\(PASS\|FAIL\): \(sim\|plugin\) /\1: \2[$name] /" \
@@ -47,7 +48,7 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 
 # The nvptx plugin's host-service code against stand-ins for CUDA
 # (tests/sim/plugin-hs.c), with ASan and UBSan.
-srcs="$TOP/tests/sim/plugin-hs.c $TOP/libgomp/host-service.c $TOP/libgomp/host-call.c"
+srcs="$TOP/tests/sim/plugin-hs.c $hs_srcs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run plugin 0 -fsanitize=address,undefined -fno-omit-frame-pointer
 

@@ -30,19 +30,37 @@
    its primitives for PTX:
 
    - the region is host memory mapped into the device: stores to it are
-     made visible to the host, in order, with membar.sys, and it is read
-     with volatile loads (never cached) followed by membar.sys;
-   - port locks (in the client) are atomics in __gomp_host_service.locks,
-     in device memory;
+     made visible to the host, in order, with membar.sys before the
+     sequence word is published; the reply is polled with volatile loads
+     (never cached), and one membar.sys after the poll orders the reads
+     of the reply behind it;
+   - port locks and sequence numbers are in device memory (the plugin's
+     per-device array), taken with atomics;
    - back-off spins on %clock64 for exponentially longer, so a waiting
      warp does not hammer the PCIe bus or starve its SM's other warps;
-   - under -muniform-simt (OpenMP) a client is a warp, whose lanes run the
-     same code in lock step; otherwise (OpenACC) every thread is one.  */
+   - the lanes primitives come from device-thread.h: under -muniform-simt
+     (OpenMP) a client is a warp, whose lanes run the same code in lock
+     step; otherwise (OpenACC, and OpenMP in "omp simd") every lane is one.  */
 
 #include "libgomp.h"
 #include "host-service-device.h"
+#include "device-thread.h"
 
-struct gomp_hs_device __gomp_host_service;
+/* Threads that run on the hardware stack (OpenACC; the OpenMP multilib
+   uses soft stacks) need room for newlib's stdio there: vfprintf's frame
+   with __sbprintf's buffer, the conversions, and the path down to the
+   host call.  The plugin raises the stack limit to this for images that
+   use host services.  */
+#ifdef __nvptx_softstack__
+#define HS_DEVICE_STACK 0
+#else
+#define HS_DEVICE_STACK 8192
+#endif
+
+struct gomp_hs_device __gomp_host_service = {
+  .version = GOMP_HS_VERSION,
+  .stack = HS_DEVICE_STACK
+};
 
 static inline void
 hs_publish (volatile uint32_t *w, uint32_t v)
@@ -52,11 +70,25 @@ hs_publish (volatile uint32_t *w, uint32_t v)
 }
 
 static inline uint32_t
-hs_observe (volatile uint32_t *w)
+hs_poll (volatile uint32_t *w)
 {
-  uint32_t v = *w;
+  return *w;
+}
+
+static inline void
+hs_acquire (void)
+{
   __asm__ volatile ("membar.sys;" : : : "memory");
-  return v;
+}
+
+static inline void
+hs_load_reply (volatile struct gomp_hs_reply *r, uint32_t *info, int64_t *ret)
+{
+  uint64_t lo, hi;
+  __asm__ volatile ("ld.volatile.v2.u64 {%0, %1}, [%2];"
+		    : "=r" (lo), "=r" (hi) : "r" (r) : "memory");
+  *info = (uint32_t) (lo >> 32);
+  *ret = (int64_t) hi;
 }
 
 static inline uint64_t
@@ -78,6 +110,20 @@ hs_pause (unsigned *backoff)
     ;
 }
 
+#define hs_lanes gomp_nvptx_lanes
+#define hs_lane_index gomp_nvptx_lane_index
+
+static inline uint32_t
+hs_vote (int p)
+{
+  if (gomp_nvptx_warp_is_thread ())
+    return p != 0;
+  return gomp_nvptx_ballot (p);
+}
+
+/* Spread clients over the ports: warps of a CTA, CTAs, and lanes when
+   they are clients, all start elsewhere.  */
+
 static inline uint32_t
 hs_client_start (void)
 {
@@ -85,13 +131,7 @@ hs_client_start (void)
   __asm__ ("mov.u32 %0, %%ctaid.x;" : "=r" (ctaid));
   __asm__ ("mov.u32 %0, %%ntid.y;" : "=r" (ntid_y));
   __asm__ ("mov.u32 %0, %%tid.y;" : "=r" (tid_y));
-#ifdef __nvptx_unisimt__
-  return ctaid * ntid_y + tid_y;
-#else
-  uint32_t tid_x;
-  __asm__ ("mov.u32 %0, %%tid.x;" : "=r" (tid_x));
-  return (ctaid * ntid_y + tid_y) * 32 + tid_x;
-#endif
+  return (ctaid * ntid_y + tid_y) * 33 + hs_lane_index ();
 }
 
 #include "host-service-client.h"

@@ -199,5 +199,6 @@ extern int gomp_hs_fd_close (struct gomp_host_service *, int64_t);
 extern int gomp_hs_closing (struct gomp_host_service *);
 extern int gomp_hs_wait_fd (struct gomp_host_service *, int, short);
 extern void gomp_hs_unref (struct gomp_host_service *);
+extern unsigned gomp_hs_poll_once (struct gomp_host_service *);
 
 #endif /* GOMP_HOST_SERVICE_INTERNAL_H */

@@ -333,6 +333,15 @@ hs_poll_pass (struct gomp_host_service *s)
   return n;
 }
 
+/* One scan of S's ports, on the calling thread, for tests and tools that
+   drive the server without its poller (no kernel has begun on S).  */
+
+unsigned
+gomp_hs_poll_once (struct gomp_host_service *s)
+{
+  return hs_poll_pass (s);
+}
+
 /* Forget calls left half done: their kernels are gone.  */
 
 static void

@@ -1,4 +1,4 @@
-/* Host services: the device's file descriptors.
+/* Host services: the device's file descriptors and path policy.
    Copyright (C) 2026 Free Software Foundation, Inc.
 
    This file is part of the GNU Offloading and Multi Processing Library
@@ -23,9 +23,12 @@
    see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
    <http://www.gnu.org/licenses/>.  */
 
-/* The device sees its own descriptor numbers: 0, 1 and 2 are the host's
-   standard streams, every other one is a host descriptor that device code
-   opened, recorded here.  It can reach nothing else of the host process.
+/* DESCRIPTORS.  The device sees its own descriptor numbers: 0, 1 and 2
+   are the host's standard streams, every other one is a host descriptor
+   that device code opened, recorded here.  It can reach nothing else of
+   the host process.  At most GOMP_HOST_SERVICES_MAX_FDS of them are open
+   at once (default: a quarter of RLIMIT_NOFILE, at most 1024), so device
+   code cannot starve the host program of descriptors.
 
    A call looks its descriptor up once, when it starts, and holds a
    reference to the entry until it ends: if another device thread closes
@@ -35,16 +38,58 @@
 
    Each entry also says whether I/O on it may block indefinitely (pipes,
    FIFOs, terminals, sockets, character devices other than the memory
-   devices): such I/O is served off the poller thread.  */
+   devices): such I/O is served off the poller thread.
+
+   PATHS.  Every path the device names is resolved here.  Magic links
+   (/proc/PID/fd/N, /dev/fd/N, /proc/PID/cwd, ...) are never followed,
+   and nothing on procfs is opened (/proc/PID/mem is a plain file there):
+   through them device code could reach the host's own descriptors and
+   memory.  With GOMP_HOST_SERVICES_ROOT=DIR, every path resolves beneath
+   DIR: relative paths from DIR, absolute ones only if they name DIR or
+   something in it; ".." and symbolic links may not leave it (EACCES).
+   That is Linux's openat2 with RESOLVE_BENEATH and RESOLVE_NO_MAGICLINKS
+   on a descriptor of DIR, and the *at calls on descriptors of parent
+   directories resolved the same way.  Where the kernel has no openat2
+   (before Linux 5.6), magic links are refused by refusing any path whose
+   directory lies on procfs, and with a root every path operation fails
+   with ENOSYS (the standard streams and open descriptors still work).
+   Where the kernel has Landlock, the worker threads that run path
+   operations also restrict themselves to DIR (see gomp_hs_confine_thread):
+   Landlock applies per thread, so the rest of the program, the threads
+   that run named host callbacks included, is untouched.  Modes of
+   created files and directories are masked to 0777.  */
 
 #define _GNU_SOURCE 1
 #include "libgomp.h"
 #include "host-service-internal.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/magic.h>
+#if defined SYS_openat2 && __has_include (<linux/openat2.h>)
+#include <linux/openat2.h>
+#define HS_HAVE_OPENAT2 1
+#endif
+#if defined SYS_landlock_create_ruleset && __has_include (<linux/landlock.h>)
+#include <linux/landlock.h>
+#define HS_HAVE_LANDLOCK 1
+#endif
+#endif
+
+#ifndef PROC_SUPER_MAGIC
+#define PROC_SUPER_MAGIC 0x9fa0
+#endif
 
 struct hs_fd
 {
@@ -91,6 +136,13 @@ int
 gomp_hs_fd_init (struct gomp_host_service *s)
 {
   int i;
+  struct rlimit rl;
+  unsigned long dflt = 1024;
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+      && rl.rlim_cur / 4 < dflt)
+    dflt = rl.rlim_cur / 4 < 16 ? 16 : rl.rlim_cur / 4;
+  s->max_fds = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_MAX_FDS", dflt, 1,
+				  1 << 20);
   pthread_mutex_init (&s->fd_lock, NULL);
   s->n_fds = 16;
   s->fds = calloc (s->n_fds, sizeof *s->fds);
@@ -195,7 +247,8 @@ gomp_hs_fd_may_block (const struct hs_fd *e)
 }
 
 /* Record host descriptor HFD as the lowest free device descriptor and
-   return that, or -1 (HFD is then not recorded).  */
+   return that, or -1 (HFD is then not recorded): EMFILE, the device has
+   as many open as it may.  */
 
 int
 gomp_hs_fd_add (struct gomp_host_service *s, int hfd)
@@ -208,6 +261,12 @@ gomp_hs_fd_add (struct gomp_host_service *s, int hfd)
   for (i = 3; i < s->n_fds; i++)
     if (s->fds[i] == NULL)
       break;
+  if (s->open_fds >= s->max_fds)
+    {
+      pthread_mutex_unlock (&s->fd_lock);
+      free (e);
+      return -1;
+    }
   if (i >= s->n_fds)
     {
       int n = 2 * s->n_fds, j;
@@ -264,4 +323,440 @@ gomp_hs_fd_close (struct gomp_host_service *s, int64_t fd)
     }
   pthread_mutex_unlock (&s->fd_lock);
   return r;
+}
+
+/* Paths.  */
+
+#ifdef HS_HAVE_OPENAT2
+static int
+hs_openat2 (int dirfd, const char *path, int flags, mode_t mode,
+	    uint64_t resolve)
+{
+  struct open_how how;
+  memset (&how, 0, sizeof how);
+  how.flags = (uint64_t) (unsigned) flags;
+  how.mode = (flags & O_CREAT) ? mode : 0;
+  how.resolve = resolve;
+  return (int) syscall (SYS_openat2, dirfd, path, &how, sizeof how);
+}
+#endif
+
+/* Set up S's path policy from the environment.  Returns 0 on failure.  */
+
+int
+gomp_hs_path_init (struct gomp_host_service *s)
+{
+  const char *root = getenv ("GOMP_HOST_SERVICES_ROOT");
+  s->root_fd = -1;
+  s->root_path = NULL;
+  s->landlock_fd = -1;
+  s->have_openat2 = 0;
+#ifdef HS_HAVE_OPENAT2
+  {
+    int fd = hs_openat2 (AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC, 0,
+			 RESOLVE_NO_MAGICLINKS);
+    if (fd >= 0)
+      {
+	s->have_openat2 = 1;
+	close (fd);
+      }
+  }
+#endif
+  if (root == NULL || *root == '\0')
+    return 1;
+  s->root_path = realpath (root, NULL);
+  if (s->root_path == NULL
+      || (s->root_fd = open (s->root_path, O_PATH | O_DIRECTORY | O_CLOEXEC))
+	 < 0)
+    {
+      gomp_error ("GOMP_HOST_SERVICES_ROOT=%s: %s", root, strerror (errno));
+      free (s->root_path);
+      s->root_path = NULL;
+      return 0;
+    }
+  if (!s->have_openat2)
+    gomp_error ("GOMP_HOST_SERVICES_ROOT=%s: this kernel has no openat2:"
+		" device code can use no paths at all", root);
+#ifdef HS_HAVE_LANDLOCK
+  {
+    /* The rights of Landlock's first three ABIs; a kernel that knows
+       fewer gets those it knows.  */
+    struct landlock_ruleset_attr attr;
+    struct landlock_path_beneath_attr rule;
+    uint64_t rights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE
+		      | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR
+		      | LANDLOCK_ACCESS_FS_REMOVE_DIR
+		      | LANDLOCK_ACCESS_FS_REMOVE_FILE
+		      | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR
+		      | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK
+		      | LANDLOCK_ACCESS_FS_MAKE_FIFO
+		      | LANDLOCK_ACCESS_FS_MAKE_BLOCK
+		      | LANDLOCK_ACCESS_FS_MAKE_SYM;
+    long abi = syscall (SYS_landlock_create_ruleset, NULL, 0,
+			LANDLOCK_CREATE_RULESET_VERSION);
+#ifdef LANDLOCK_ACCESS_FS_REFER
+    if (abi >= 2)
+      rights |= LANDLOCK_ACCESS_FS_REFER;
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+    if (abi >= 3)
+      rights |= LANDLOCK_ACCESS_FS_TRUNCATE;
+#endif
+    if (abi >= 1)
+      {
+	memset (&attr, 0, sizeof attr);
+	attr.handled_access_fs = rights;
+	s->landlock_fd = (int) syscall (SYS_landlock_create_ruleset, &attr,
+					sizeof attr, 0);
+	if (s->landlock_fd >= 0)
+	  {
+	    memset (&rule, 0, sizeof rule);
+	    rule.allowed_access = rights;
+	    rule.parent_fd = open (s->root_path, O_PATH | O_CLOEXEC);
+	    if (rule.parent_fd < 0
+		|| syscall (SYS_landlock_add_rule, s->landlock_fd,
+			    LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+	      {
+		close (s->landlock_fd);
+		s->landlock_fd = -1;
+	      }
+	    if (rule.parent_fd >= 0)
+	      close (rule.parent_fd);
+	  }
+      }
+    gomp_debug (0, "host-service: root %s; Landlock ABI %ld%s\n",
+		s->root_path, abi, s->landlock_fd >= 0 ? ", used" : ", not used");
+  }
+#endif
+  return 1;
+}
+
+void
+gomp_hs_path_fini (struct gomp_host_service *s)
+{
+  if (s->root_fd >= 0)
+    close (s->root_fd);
+  if (s->landlock_fd >= 0)
+    close (s->landlock_fd);
+  s->root_fd = s->landlock_fd = -1;
+  free (s->root_path);
+  s->root_path = NULL;
+}
+
+/* Restrict the calling thread, which will run path operations for S, to
+   S's root with Landlock, if there is a root and the kernel can.  Returns
+   whether it did.  */
+
+int
+gomp_hs_confine_thread (struct gomp_host_service *s)
+{
+#ifdef HS_HAVE_LANDLOCK
+  if (s->landlock_fd < 0)
+    return 0;
+  /* Both apply to this thread (and threads it creates) only.  */
+  if (prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+      || syscall (SYS_landlock_restrict_self, s->landlock_fd, 0) != 0)
+    {
+      gomp_debug (0, "host-service: Landlock: %s\n", strerror (errno));
+      return 0;
+    }
+  return 1;
+#else
+  (void) s;
+  return 0;
+#endif
+}
+
+/* Whether the file open on FD lives on procfs.  */
+
+static int
+hs_on_procfs (int fd)
+{
+  struct statfs sf;
+  return fstatfs (fd, &sf) == 0 && sf.f_type == PROC_SUPER_MAGIC;
+}
+
+/* Where PATH starts from: *DIRFD gets the descriptor to resolve it from
+   and the result is PATH relative to it.  NULL with errno if PATH may not
+   be used at all.  */
+
+static const char *
+hs_path_start (struct gomp_host_service *s, const char *path, int *dirfd)
+{
+  size_t n;
+  *dirfd = AT_FDCWD;
+  if (s->root_fd < 0)
+    return path;
+  if (!s->have_openat2)
+    {
+      errno = ENOSYS;
+      return NULL;
+    }
+  *dirfd = s->root_fd;
+  if (path[0] != '/')
+    return path;
+  /* An absolute path must name the root or something in it.  */
+  n = strlen (s->root_path);
+  if (strcmp (s->root_path, "/") == 0)
+    n = 0;
+  if (strncmp (path, s->root_path, n) != 0
+      || (path[n] != '/' && path[n] != '\0'))
+    {
+      errno = EACCES;
+      return NULL;
+    }
+  path += n;
+  while (*path == '/')
+    path++;
+  return *path ? path : ".";
+}
+
+/* Open PATH (relative to DIRFD) with FLAGS and MODE under S's policy.  */
+
+static int
+hs_resolve_open (struct gomp_host_service *s, int dirfd, const char *path,
+		 int flags, mode_t mode)
+{
+  int fd;
+#ifdef HS_HAVE_OPENAT2
+  if (s->have_openat2)
+    {
+      uint64_t resolve = RESOLVE_NO_MAGICLINKS;
+      if (s->root_fd >= 0)
+	resolve |= RESOLVE_BENEATH;
+      fd = hs_openat2 (dirfd, path, flags, mode, resolve);
+      if (fd < 0 && errno == EXDEV)
+	errno = EACCES;		/* It would leave the root.  */
+      return fd;
+    }
+#endif
+  /* No openat2 (and no root): refuse what lies in a procfs directory,
+     where the magic links are.  */
+  {
+    char *copy = strdup (path), *slash, *dir;
+    int dfd, bad;
+    if (copy == NULL)
+      {
+	errno = ENOMEM;
+	return -1;
+      }
+    slash = strrchr (copy, '/');
+    if (slash == NULL)
+      dir = (char *) ".";
+    else
+      {
+	*slash = '\0';
+	dir = slash == copy ? (char *) "/" : copy;
+      }
+    dfd = openat (dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    bad = dfd >= 0 && hs_on_procfs (dfd);
+    if (dfd >= 0)
+      close (dfd);
+    free (copy);
+    if (bad)
+      {
+	errno = EACCES;
+	return -1;
+      }
+    return openat (dirfd, path, flags, mode);
+  }
+}
+
+/* Open PATH for the device with FLAGS (O_CLOEXEC added) and MODE (masked
+   to 0777).  A FIFO is opened without blocking the server: for reading a
+   non-blocking open succeeds at once and the reads wait for data; for
+   writing it fails with ENXIO until there is a reader, and is retried
+   until then or shutdown.  Returns the host descriptor or -1 with
+   errno.  */
+
+int
+gomp_hs_open_path (struct gomp_host_service *s, const char *path, int flags,
+		   unsigned mode)
+{
+  int dirfd, fd;
+  const char *p = hs_path_start (s, path, &dirfd);
+  if (p == NULL)
+    return -1;
+  flags |= O_CLOEXEC;
+  mode &= 0777;
+  for (;;)
+    {
+      fd = hs_resolve_open (s, dirfd, p, flags | O_NONBLOCK, mode);
+      if (fd >= 0 || errno != ENXIO || (flags & O_NONBLOCK))
+	break;
+      if (gomp_hs_closing (s))
+	{
+	  errno = ECANCELED;
+	  return -1;
+	}
+      struct timespec ts = { 0, 10000000 };
+      nanosleep (&ts, NULL);
+    }
+  if (fd < 0)
+    return -1;
+  /* /proc/PID/mem and friends are plain files on procfs.  */
+  if (hs_on_procfs (fd))
+    {
+      close (fd);
+      errno = EACCES;
+      return -1;
+    }
+  if (!(flags & O_NONBLOCK)
+      && fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    {
+      int e = errno;
+      close (fd);
+      errno = e;
+      return -1;
+    }
+  return fd;
+}
+
+/* Stat PATH (its final symbolic link too, if FOLLOW).  */
+
+int
+gomp_hs_stat_path (struct gomp_host_service *s, const char *path,
+		   struct stat *st, int follow)
+{
+  int dirfd, fd, r, e;
+  const char *p = hs_path_start (s, path, &dirfd);
+  if (p == NULL)
+    return -1;
+  fd = hs_resolve_open (s, dirfd, p,
+			O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0);
+  if (fd < 0)
+    return -1;
+  r = fstat (fd, st);
+  e = errno;
+  close (fd);
+  errno = e;
+  return r;
+}
+
+/* Check access MODE to PATH.  */
+
+int
+gomp_hs_access_path (struct gomp_host_service *s, const char *path, int mode)
+{
+  int dirfd, fd, r, e;
+  const char *p = hs_path_start (s, path, &dirfd);
+  if (p == NULL)
+    return -1;
+  fd = hs_resolve_open (s, dirfd, p, O_PATH | O_CLOEXEC, 0);
+  if (fd < 0)
+    return -1;
+  if (mode == F_OK)
+    r = 0;
+  else
+    r = faccessat (fd, "", mode, AT_EMPTY_PATH);
+  e = errno;
+  close (fd);
+  errno = e;
+  return r;
+}
+
+/* The directory PATH's last component is in, opened under S's policy
+   (*DIRFD, to close), and that component (*BASE, in *COPY, to free).
+   Returns 0, or -1 with errno.  "." and ".." cannot be the component
+   an operation creates, removes or renames (EINVAL).  */
+
+static int
+hs_path_parent (struct gomp_host_service *s, const char *path, int *dirfd,
+		const char **base, char **copy)
+{
+  int start;
+  char *c, *slash;
+  size_t n;
+  const char *p = hs_path_start (s, path, &start), *dir;
+  if (p == NULL)
+    return -1;
+  c = strdup (p);
+  if (c == NULL)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  /* Trailing slashes name the same directory entry.  */
+  n = strlen (c);
+  while (n > 1 && c[n - 1] == '/')
+    c[--n] = '\0';
+  slash = strrchr (c, '/');
+  if (slash == NULL)
+    {
+      dir = ".";
+      *base = c;
+    }
+  else
+    {
+      *slash = '\0';
+      dir = slash == c ? "/" : c;
+      *base = slash + 1;
+    }
+  if (**base == '\0' || strcmp (*base, ".") == 0 || strcmp (*base, "..") == 0)
+    {
+      free (c);
+      errno = EINVAL;
+      return -1;
+    }
+  *dirfd = hs_resolve_open (s, start, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
+			    0);
+  if (*dirfd < 0)
+    {
+      free (c);
+      return -1;
+    }
+  *copy = c;
+  return 0;
+}
+
+static int
+hs_keep_errno (int r, int fd, char *copy)
+{
+  int e = errno;
+  close (fd);
+  free (copy);
+  errno = e;
+  return r;
+}
+
+int
+gomp_hs_unlink_path (struct gomp_host_service *s, const char *path)
+{
+  int fd;
+  const char *base;
+  char *copy;
+  if (hs_path_parent (s, path, &fd, &base, &copy) != 0)
+    return -1;
+  return hs_keep_errno (unlinkat (fd, base, 0), fd, copy);
+}
+
+int
+gomp_hs_mkdir_path (struct gomp_host_service *s, const char *path,
+		    unsigned mode)
+{
+  int fd;
+  const char *base;
+  char *copy;
+  if (hs_path_parent (s, path, &fd, &base, &copy) != 0)
+    return -1;
+  return hs_keep_errno (mkdirat (fd, base, mode & 0777), fd, copy);
+}
+
+int
+gomp_hs_rename_path (struct gomp_host_service *s, const char *from,
+		     const char *to)
+{
+  int fd1, fd2, r, e;
+  const char *b1, *b2;
+  char *c1, *c2;
+  if (hs_path_parent (s, from, &fd1, &b1, &c1) != 0)
+    return -1;
+  if (hs_path_parent (s, to, &fd2, &b2, &c2) != 0)
+    return hs_keep_errno (-1, fd1, c1);
+  r = renameat (fd1, b1, fd2, b2);
+  e = errno;
+  close (fd1);
+  free (c1);
+  errno = e;
+  return hs_keep_errno (r, fd2, c2);
 }

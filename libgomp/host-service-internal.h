@@ -48,6 +48,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 enum hs_policy { HS_POLICY_OFF, HS_POLICY_STDIO, HS_POLICY_READONLY,
 		 HS_POLICY_ALL };
@@ -135,13 +136,19 @@ struct gomp_host_service
   pthread_mutex_t fd_lock;
   struct hs_fd **fds;		/* FDS[I]: device descriptor I, or NULL.  */
   int n_fds;
-  unsigned open_fds;
+  unsigned open_fds, max_fds;
+  /* Path policy (host-service-fd.c).  */
+  int root_fd;			/* GOMP_HOST_SERVICES_ROOT, or -1.  */
+  char *root_path;		/* Its canonical name.  */
+  int landlock_fd;		/* Landlock ruleset for it, or -1.  */
+  int have_openat2;
+  /* Staged bytes of all calls, and their limit; atomic.  */
+  size_t staged, staged_max;
 
   /* Serving (host-service-server.c).  LOCK guards everything below but
      the atomics.  */
   pthread_mutex_t lock;
   pthread_cond_t poller_cond;	/* The poller waits for kernels.  */
-  pthread_cond_t work_cond;	/* Idle workers wait for work.  */
   pthread_cond_t idle_cond;	/* Shutdown waits for busy workers.  */
   pthread_mutex_t reply_lock;	/* Workers' replies vs. detaching.  */
   pthread_t poller;
@@ -151,12 +158,25 @@ struct gomp_host_service
   int detached;			/* The region is gone (REPLY_LOCK).  */
   int stop;			/* The poller must exit.  */
   int refs;			/* Owner, workers, kernels; atomic.  */
-  struct hs_ctx *work_head, *work_tail;
-  unsigned workers, idle_workers, busy_workers, max_workers;
+  /* Workers: for file operations (confined to the root, if any) and for
+     named host callbacks (never confined).  */
+  struct hs_pool
+  {
+    pthread_cond_t cond;	/* Idle workers wait for work.  */
+    struct hs_ctx *head, *tail;
+    unsigned workers, idle, max;
+    int confined;
+  } pool[2];
+  unsigned busy_workers;
   unsigned long long served;	/* Atomic.  */
 };
 
+#define HS_POOL_FILES	0
+#define HS_POOL_CALLS	1
+
 /* host-service.c.  */
+extern unsigned long gomp_hs_env_ulong (const char *, unsigned long,
+					unsigned long, unsigned long);
 extern int gomp_hs_round_may_block (struct gomp_host_service *,
 				    struct hs_ctx *,
 				    const struct gomp_hs_request *);
@@ -179,7 +199,10 @@ extern void gomp_hs_free (struct gomp_host_service *);
 /* host-service-ops.c.  */
 extern void gomp_hs_do_write (struct gomp_host_service *, struct hs_ctx *);
 extern void gomp_hs_do_read (struct gomp_host_service *, struct hs_ctx *);
-extern int gomp_hs_reserve (struct hs_ctx *, size_t);
+extern int gomp_hs_reserve (struct gomp_host_service *, struct hs_ctx *,
+			    size_t);
+extern void gomp_hs_release_stage (struct gomp_host_service *,
+				   struct hs_ctx *);
 extern void gomp_hs_result (struct hs_ctx *, int64_t);
 extern void gomp_hs_fail (struct hs_ctx *, int);
 
@@ -194,6 +217,19 @@ extern int gomp_hs_fd_std (const struct hs_fd *);
 extern int gomp_hs_fd_may_block (const struct hs_fd *);
 extern int gomp_hs_fd_add (struct gomp_host_service *, int);
 extern int gomp_hs_fd_close (struct gomp_host_service *, int64_t);
+extern int gomp_hs_path_init (struct gomp_host_service *);
+extern void gomp_hs_path_fini (struct gomp_host_service *);
+extern int gomp_hs_confine_thread (struct gomp_host_service *);
+extern int gomp_hs_open_path (struct gomp_host_service *, const char *, int,
+			      unsigned);
+extern int gomp_hs_stat_path (struct gomp_host_service *, const char *,
+			      struct stat *, int);
+extern int gomp_hs_access_path (struct gomp_host_service *, const char *, int);
+extern int gomp_hs_unlink_path (struct gomp_host_service *, const char *);
+extern int gomp_hs_mkdir_path (struct gomp_host_service *, const char *,
+			       unsigned);
+extern int gomp_hs_rename_path (struct gomp_host_service *, const char *,
+				const char *);
 
 /* host-service-server.c.  */
 extern int gomp_hs_closing (struct gomp_host_service *);

@@ -142,30 +142,57 @@ gomp_hs_fail (struct hs_ctx *c, int err)
   c->err = err ? err : EIO;
 }
 
-/* Make STAGE hold at least N bytes.  */
+/* Make STAGE hold at least N bytes, within the limit on the bytes that
+   all calls have staged at once.  Returns 0 if it cannot.  */
 
 int
-gomp_hs_reserve (struct hs_ctx *c, size_t n)
+gomp_hs_reserve (struct gomp_host_service *s, struct hs_ctx *c, size_t n)
 {
   if (c->stage_cap < n)
     {
       /* Grow geometrically: input arrives a port buffer at a time.  */
       size_t cap = c->stage_cap * 2 > n ? c->stage_cap * 2 : n;
-      unsigned char *p = realloc (c->stage, cap);
-      if (p == NULL)
-	return 0;
+      size_t more = cap - c->stage_cap, was;
+      unsigned char *p;
+      was = __atomic_fetch_add (&s->staged, more, __ATOMIC_RELAXED);
+      if (was + more > s->staged_max && cap > n)
+	{
+	  /* Not the doubling, then; maybe just what is needed.  */
+	  __atomic_fetch_sub (&s->staged, more, __ATOMIC_RELAXED);
+	  cap = n;
+	  more = cap - c->stage_cap;
+	  was = __atomic_fetch_add (&s->staged, more, __ATOMIC_RELAXED);
+	}
+      if (was + more > s->staged_max
+	  || (p = realloc (c->stage, cap)) == NULL)
+	{
+	  __atomic_fetch_sub (&s->staged, more, __ATOMIC_RELAXED);
+	  return 0;
+	}
       c->stage = p;
       c->stage_cap = cap;
     }
   return 1;
 }
 
+/* Free C's stage.  */
+
+void
+gomp_hs_release_stage (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  __atomic_fetch_sub (&s->staged, c->stage_cap, __ATOMIC_RELAXED);
+  free (c->stage);
+  c->stage = NULL;
+  c->stage_cap = 0;
+}
+
 /* Put output BYTES of N into STAGE, to be sent in rounds.  */
 
 static void
-hs_output (struct hs_ctx *c, const void *bytes, size_t n)
+hs_output (struct gomp_host_service *s, struct hs_ctx *c, const void *bytes,
+	   size_t n)
 {
-  if (!gomp_hs_reserve (c, n))
+  if (!gomp_hs_reserve (s, c, n))
     {
       gomp_hs_fail (c, ENOMEM);
       return;
@@ -176,46 +203,6 @@ hs_output (struct hs_ctx *c, const void *bytes, size_t n)
 }
 
 /* Handlers.  Input paths have been checked for termination.  */
-
-/* Open PATH with FLAGS and MODE; a FIFO is opened without blocking the
-   server, waiting for its other end in a way that gives way to
-   shutdown.  */
-
-static int
-hs_open_file (struct gomp_host_service *s, const char *path, int flags,
-	      mode_t mode)
-{
-  struct stat st;
-  int fd;
-  if ((flags & O_NONBLOCK) || stat (path, &st) != 0 || !S_ISFIFO (st.st_mode))
-    return open (path, flags, mode);
-  for (;;)
-    {
-      /* For reading, a non-blocking open succeeds at once and the reads
-	 wait for data (gomp_hs_do_read); for writing, it fails with ENXIO
-	 until there is a reader.  */
-      fd = open (path, flags | O_NONBLOCK, mode);
-      if (fd >= 0)
-	break;
-      if (errno != ENXIO)
-	return -1;
-      if (gomp_hs_closing (s))
-	{
-	  errno = ECANCELED;
-	  return -1;
-	}
-      struct timespec ts = { 0, 10000000 };
-      nanosleep (&ts, NULL);
-    }
-  if (fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) != 0)
-    {
-      int e = errno;
-      close (fd);
-      errno = e;
-      return -1;
-    }
-  return fd;
-}
 
 static void
 hs_do_open (struct gomp_host_service *s, struct hs_ctx *c)
@@ -238,9 +225,10 @@ hs_do_open (struct gomp_host_service *s, struct hs_ctx *c)
       gomp_hs_fail (c, EROFS);
       return;
     }
-  /* The device's descriptors never leak into host children.  */
-  hfd = hs_open_file (s, (const char *) c->stage, flags | O_CLOEXEC,
-		      (mode_t) (c->arg[1] & 07777));
+  /* The device's descriptors never leak into host children (O_CLOEXEC);
+     no set-user-ID or set-group-ID files (the mode is masked to 0777).  */
+  hfd = gomp_hs_open_path (s, (const char *) c->stage, flags,
+			   (unsigned) c->arg[1]);
   if (hfd < 0)
     {
       gomp_hs_fail (c, errno);
@@ -249,6 +237,7 @@ hs_do_open (struct gomp_host_service *s, struct hs_ctx *c)
   dfd = gomp_hs_fd_add (s, hfd);
   if (dfd < 0)
     {
+      /* As many open as GOMP_HOST_SERVICES_MAX_FDS allows.  */
       close (hfd);
       gomp_hs_fail (c, EMFILE);
       return;
@@ -274,8 +263,11 @@ gomp_hs_do_read (struct gomp_host_service *s, struct hs_ctx *c)
   want = count - (uint64_t) c->done;
   if (want > s->staging)
     want = s->staging;
-  if (!gomp_hs_reserve (c, want ? want : 1))
+  if (!gomp_hs_reserve (s, c, want ? want : 1)
+      && (want <= s->buf_size
+	  || !gomp_hs_reserve (s, c, want = s->buf_size)))
     {
+      /* Over the limit on staged memory even for one port buffer.  */
       gomp_hs_fail (c, ENOMEM);
       c->ended = 1;
       return;
@@ -344,6 +336,15 @@ void
 gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
 {
   size_t written;
+  if (gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 0
+      && s->policy < HS_POLICY_ALL)
+    {
+      /* Below "all", only plain writes to 1 and 2 reach the host's own
+	 streams.  */
+      gomp_hs_fail (c, EPERM);
+      c->ended = 1;
+      return;
+    }
   if (c->stage_len == 0 && c->in_total != 0)
     return;
   /* Output the host program wrote before the kernel started (or since)
@@ -373,8 +374,10 @@ gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
 static void
 hs_do_lseek (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  (void) s;
-  if (c->arg[2] < 0 || c->arg[2] > 4)
+  if (gomp_hs_fd_std (c->fd) && s->policy < HS_POLICY_ALL)
+    /* Below "all", the host's own streams keep their offsets.  */
+    gomp_hs_fail (c, EPERM);
+  else if (c->arg[2] < 0 || c->arg[2] > 4)
     gomp_hs_fail (c, EINVAL);
   else
     gomp_hs_result (c, lseek (gomp_hs_fd_host (c->fd), (off_t) c->arg[1],
@@ -382,7 +385,8 @@ hs_do_lseek (struct gomp_host_service *s, struct hs_ctx *c)
 }
 
 static void
-hs_stat_out (struct hs_ctx *c, const struct stat *st)
+hs_stat_out (struct gomp_host_service *s, struct hs_ctx *c,
+	     const struct stat *st)
 {
   struct gomp_hs_stat o;
   memset (&o, 0, sizeof o);
@@ -404,7 +408,7 @@ hs_stat_out (struct hs_ctx *c, const struct stat *st)
   o.ctime_nsec = st->st_ctim.tv_nsec;
   c->ret = 0;
   c->err = 0;
-  hs_output (c, &o, sizeof o);
+  hs_output (s, c, &o, sizeof o);
 }
 
 static void
@@ -415,38 +419,31 @@ hs_do_fstat (struct gomp_host_service *s, struct hs_ctx *c)
   if (fstat (gomp_hs_fd_host (c->fd), &st) != 0)
     gomp_hs_fail (c, errno);
   else
-    hs_stat_out (c, &st);
+    hs_stat_out (s, c, &st);
 }
 
 static void
 hs_do_stat (struct gomp_host_service *s, struct hs_ctx *c)
 {
   struct stat st;
-  int r;
-  (void) s;
-  if (c->op == GOMP_HS_OP_LSTAT)
-    r = lstat ((const char *) c->stage, &st);
-  else
-    r = stat ((const char *) c->stage, &st);
-  if (r != 0)
+  if (gomp_hs_stat_path (s, (const char *) c->stage, &st,
+			 c->op != GOMP_HS_OP_LSTAT) != 0)
     gomp_hs_fail (c, errno);
   else
-    hs_stat_out (c, &st);
+    hs_stat_out (s, c, &st);
 }
 
 static void
 hs_do_unlink (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  (void) s;
-  gomp_hs_result (c, unlink ((const char *) c->stage));
+  gomp_hs_result (c, gomp_hs_unlink_path (s, (const char *) c->stage));
 }
 
 static void
 hs_do_rename (struct gomp_host_service *s, struct hs_ctx *c)
 {
   const char *from = (const char *) c->stage;
-  (void) s;
-  gomp_hs_result (c, rename (from, from + strlen (from) + 1));
+  gomp_hs_result (c, gomp_hs_rename_path (s, from, from + strlen (from) + 1));
 }
 
 static void
@@ -477,11 +474,11 @@ hs_do_fsync (struct gomp_host_service *s, struct hs_ctx *c)
 static void
 hs_do_access (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  (void) s;
   if (c->arg[0] & ~(int64_t) (R_OK | W_OK | X_OK | F_OK))
     gomp_hs_fail (c, EINVAL);
   else
-    gomp_hs_result (c, access ((const char *) c->stage, (int) c->arg[0]));
+    gomp_hs_result (c, gomp_hs_access_path (s, (const char *) c->stage,
+					    (int) c->arg[0]));
 }
 
 static void
@@ -510,7 +507,7 @@ hs_do_clock (struct gomp_host_service *s, struct hs_ctx *c)
   o.nsec = ts.tv_nsec;
   c->ret = 0;
   c->err = 0;
-  hs_output (c, &o, sizeof o);
+  hs_output (s, c, &o, sizeof o);
 }
 
 static void
@@ -524,15 +521,14 @@ hs_do_gettimeofday (struct gomp_host_service *s, struct hs_ctx *c)
   o.nsec = tv.tv_usec;
   c->ret = 0;
   c->err = 0;
-  hs_output (c, &o, sizeof o);
+  hs_output (s, c, &o, sizeof o);
 }
 
 static void
 hs_do_mkdir (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  (void) s;
-  gomp_hs_result (c, mkdir ((const char *) c->stage,
-			    (mode_t) (c->arg[0] & 07777)));
+  gomp_hs_result (c, gomp_hs_mkdir_path (s, (const char *) c->stage,
+					 (unsigned) c->arg[0]));
 }
 
 /* HOST_CALL: input is the name (ARG0 bytes with its NUL), then the

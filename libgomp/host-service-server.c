@@ -180,27 +180,42 @@ hs_serve_handed (struct gomp_host_service *s, struct hs_ctx *c)
   __atomic_store_n (&c->owner, HS_OWNER_POLLER, __ATOMIC_RELEASE);
 }
 
+/* A worker thread of pool POOL of S.  */
+
+struct hs_worker_arg
+{
+  struct gomp_host_service *s;
+  struct hs_pool *pool;
+};
+
 static void *
 hs_worker (void *arg)
 {
-  struct gomp_host_service *s = arg;
+  struct hs_worker_arg *w = arg;
+  struct gomp_host_service *s = w->s;
+  struct hs_pool *pool = w->pool;
+  free (w);
   hs_self = s;
+  /* Workers for file operations confine themselves to the root, if there
+     is one; this thread alone (host-service-fd.c).  */
+  if (pool->confined && !gomp_hs_confine_thread (s))
+    gomp_debug (0, "host-service: worker not confined by Landlock\n");
   pthread_mutex_lock (&s->lock);
   for (;;)
     {
       struct hs_ctx *c;
-      while (s->work_head == NULL && !s->stop)
+      while (pool->head == NULL && !s->stop)
 	{
-	  s->idle_workers++;
-	  pthread_cond_wait (&s->work_cond, &s->lock);
-	  s->idle_workers--;
+	  pool->idle++;
+	  pthread_cond_wait (&pool->cond, &s->lock);
+	  pool->idle--;
 	}
-      if (s->work_head == NULL)
+      if (pool->head == NULL)
 	break;
-      c = s->work_head;
-      s->work_head = c->next;
-      if (s->work_head == NULL)
-	s->work_tail = NULL;
+      c = pool->head;
+      pool->head = c->next;
+      if (pool->head == NULL)
+	pool->tail = NULL;
       s->busy_workers++;
       pthread_mutex_unlock (&s->lock);
       hs_serve_handed (s, c);
@@ -208,7 +223,7 @@ hs_worker (void *arg)
       s->busy_workers--;
       pthread_cond_broadcast (&s->idle_cond);
     }
-  s->workers--;
+  pool->workers--;
   pthread_cond_broadcast (&s->idle_cond);
   pthread_mutex_unlock (&s->lock);
   hs_self = NULL;
@@ -216,40 +231,48 @@ hs_worker (void *arg)
   return NULL;
 }
 
-/* Queue C for a worker, starting one if none is idle.  Returns 0 if no
-   worker can serve it (none runs and none could be started).  */
+/* Queue C for a worker of POOL, starting one if none is idle.  Returns 0
+   if no worker can serve it (none runs and none could be started).  */
 
 static int
-hs_enqueue (struct gomp_host_service *s, struct hs_ctx *c)
+hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
+	    struct hs_ctx *c)
 {
   int ok = 1;
   pthread_mutex_lock (&s->lock);
-  if (s->idle_workers == 0 && s->workers < s->max_workers)
+  if (pool->idle == 0 && pool->workers < pool->max)
     {
       pthread_t t;
       pthread_attr_t attr;
-      pthread_attr_init (&attr);
-      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-      hs_ref (s);
-      s->workers++;
-      if (pthread_create (&t, &attr, hs_worker, s) != 0)
+      struct hs_worker_arg *w = malloc (sizeof *w);
+      if (w != NULL)
 	{
-	  s->workers--;
-	  __atomic_fetch_sub (&s->refs, 1, __ATOMIC_RELAXED);
+	  w->s = s;
+	  w->pool = pool;
+	  pthread_attr_init (&attr);
+	  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+	  hs_ref (s);
+	  pool->workers++;
+	  if (pthread_create (&t, &attr, hs_worker, w) != 0)
+	    {
+	      pool->workers--;
+	      __atomic_fetch_sub (&s->refs, 1, __ATOMIC_RELAXED);
+	      free (w);
+	    }
+	  pthread_attr_destroy (&attr);
 	}
-      pthread_attr_destroy (&attr);
     }
-  if (s->workers == 0)
+  if (pool->workers == 0)
     ok = 0;
   else
     {
       c->next = NULL;
-      if (s->work_tail)
-	s->work_tail->next = c;
+      if (pool->tail)
+	pool->tail->next = c;
       else
-	s->work_head = c;
-      s->work_tail = c;
-      pthread_cond_signal (&s->work_cond);
+	pool->head = c;
+      pool->tail = c;
+      pthread_cond_signal (&pool->cond);
     }
   pthread_mutex_unlock (&s->lock);
   return ok;
@@ -275,7 +298,11 @@ hs_hand_off (struct gomp_host_service *s, uint32_t i,
   c->pending_seq = seq;
   pthread_mutex_unlock (&s->reply_lock);
   __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
-  if (hs_enqueue (s, c))
+  /* Named host callbacks are the program's own code: they never run on a
+     thread confined to the root.  */
+  if (hs_enqueue (s, &s->pool[(r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op)
+			       == GOMP_HS_OP_HOST_CALL
+			       ? HS_POOL_CALLS : HS_POOL_FILES], c))
     return 1;
   pthread_mutex_lock (&s->reply_lock);
   c->pending = 0;
@@ -465,7 +492,8 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
       deadline.tv_nsec -= 1000000000L;
     }
   pthread_mutex_lock (&s->lock);
-  pthread_cond_broadcast (&s->work_cond);
+  pthread_cond_broadcast (&s->pool[0].cond);
+  pthread_cond_broadcast (&s->pool[1].cond);
   while (s->busy_workers > self
 	 && pthread_cond_timedwait (&s->idle_cond, &s->lock, &deadline) == 0)
     ;
@@ -491,7 +519,8 @@ GOMP_PLUGIN_host_service_fini (struct gomp_host_service *s)
   pthread_mutex_lock (&s->lock);
   s->stop = 1;
   pthread_cond_broadcast (&s->poller_cond);
-  pthread_cond_broadcast (&s->work_cond);
+  pthread_cond_broadcast (&s->pool[0].cond);
+  pthread_cond_broadcast (&s->pool[1].cond);
   pthread_mutex_unlock (&s->lock);
   if (s->poller_started)
     pthread_join (s->poller, NULL);

@@ -42,6 +42,12 @@
 				    the host writes it (default 1 MiB): a
 				    device write up to this size is one
 				    host write.
+     GOMP_HOST_SERVICES_STAGING_MAX=N  bytes staged by all calls at once
+				    (default 256 MiB).
+     GOMP_HOST_SERVICES_MAX_FDS=N   descriptors device code may have open
+				    (default RLIMIT_NOFILE / 4, at most 1024).
+     GOMP_HOST_SERVICES_ROOT=DIR    every path device code names resolves
+				    beneath DIR (host-service-fd.c).
    GOMP_DEBUG=1 traces every call.  */
 
 #define _GNU_SOURCE 1
@@ -56,6 +62,7 @@
 #define HS_DEFAULT_PORTS	64
 #define HS_DEFAULT_BUF		4096
 #define HS_DEFAULT_STAGING	(1u << 20)
+#define HS_DEFAULT_STAGING_MAX	((size_t) 256 << 20)
 /* Largest input of a call that is gathered whole (a host call: its name
    and its buffer).  */
 #define HS_NAME_MAX		256
@@ -63,8 +70,8 @@
 
 /* Configuration.  */
 
-static unsigned long
-hs_env_ulong (const char *name, unsigned long dflt, unsigned long lo,
+unsigned long
+gomp_hs_env_ulong (const char *name, unsigned long dflt, unsigned long lo,
 	      unsigned long hi)
 {
   const char *s = getenv (name);
@@ -114,9 +121,9 @@ gomp_host_service_off (void)
 static void
 hs_config (uint32_t *nports, uint32_t *buf_size)
 {
-  *nports = hs_env_ulong ("GOMP_HOST_SERVICES_PORTS", HS_DEFAULT_PORTS, 1,
+  *nports = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_PORTS", HS_DEFAULT_PORTS, 1,
 			  GOMP_HS_MAX_PORTS);
-  *buf_size = hs_env_ulong ("GOMP_HOST_SERVICES_BUFFER", HS_DEFAULT_BUF,
+  *buf_size = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_BUFFER", HS_DEFAULT_BUF,
 			    GOMP_HS_MIN_BUF_SIZE, GOMP_HS_MAX_BUF_SIZE);
   /* Keep every buffer 64-byte aligned.  */
   *buf_size = (*buf_size + 63) & ~63u;
@@ -179,11 +186,7 @@ gomp_hs_reset_ctx (struct gomp_host_service *s, struct hs_ctx *c)
   c->more_out = 0;
   /* Do not hold on to a big buffer between calls.  */
   if (c->stage_cap > 65536)
-    {
-      free (c->stage);
-      c->stage = NULL;
-      c->stage_cap = 0;
-    }
+    gomp_hs_release_stage (s, c);
 }
 
 /* The call on port I is over (its last reply is written).  */
@@ -264,9 +267,15 @@ hs_input (struct gomp_host_service *s, struct hs_ctx *c,
       if (c->ended)
 	return 0;
     }
-  if (!gomp_hs_reserve (c, c->stage_len + len + 1))
+  if (!gomp_hs_reserve (s, c, c->stage_len + len + 1)
+      && (c->op != GOMP_HS_OP_WRITE || c->stage_len == 0
+	  || (gomp_hs_do_write (s, c), c->ended)
+	  || !gomp_hs_reserve (s, c, c->stage_len + len + 1)))
     {
-      gomp_hs_fail (c, ENOMEM);
+      /* Over the limit on staged memory: a write makes room by writing
+	 out what is staged; anything else fails.  */
+      if (!c->ended)
+	gomp_hs_fail (c, ENOMEM);
       return 0;
     }
   /* IN is the region's buffer (the device does not touch it until the
@@ -552,14 +561,30 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
   s->nports = nports;
   s->buf_size = buf_size;
   s->policy = hs_env_policy ();
-  s->staging = hs_env_ulong ("GOMP_HOST_SERVICES_STAGING", HS_DEFAULT_STAGING,
-			     buf_size, (size_t) 1 << 30);
-  s->max_workers = nports;
+  s->staging = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING",
+				  HS_DEFAULT_STAGING, buf_size,
+				  (size_t) 1 << 30);
+  s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
+				     HS_DEFAULT_STAGING_MAX, s->staging,
+				     (size_t) 1 << 40);
+  if (!gomp_hs_path_init (s))
+    {
+      gomp_hs_fd_close_all (s);
+      gomp_hs_fd_fini (s);
+      free (s->ctx);
+      free (s);
+      return NULL;
+    }
+  for (int k = 0; k < 2; k++)
+    {
+      pthread_cond_init (&s->pool[k].cond, NULL);
+      s->pool[k].max = nports;
+    }
+  s->pool[HS_POOL_FILES].confined = s->landlock_fd >= 0;
   s->refs = 1;
   pthread_mutex_init (&s->lock, NULL);
   pthread_mutex_init (&s->reply_lock, NULL);
   pthread_cond_init (&s->poller_cond, NULL);
-  pthread_cond_init (&s->work_cond, NULL);
   pthread_cond_init (&s->idle_cond, NULL);
 
   memset (region, 0, gomp_hs_region_size (nports, buf_size));
@@ -594,16 +619,18 @@ gomp_hs_free (struct gomp_host_service *s)
   for (i = 0; i < s->nports; i++)
     {
       gomp_hs_reset_ctx (s, &s->ctx[i]);
-      free (s->ctx[i].stage);
+      gomp_hs_release_stage (s, &s->ctx[i]);
       free (s->ctx[i].inbuf);
     }
   gomp_hs_fd_close_all (s);
   gomp_hs_fd_fini (s);
+  gomp_hs_path_fini (s);
   free (s->ctx);
   pthread_mutex_destroy (&s->lock);
   pthread_mutex_destroy (&s->reply_lock);
   pthread_cond_destroy (&s->poller_cond);
-  pthread_cond_destroy (&s->work_cond);
+  pthread_cond_destroy (&s->pool[0].cond);
+  pthread_cond_destroy (&s->pool[1].cond);
   pthread_cond_destroy (&s->idle_cond);
   free (s);
 }

@@ -26,6 +26,7 @@
 
 #include "sim-client.h"
 #include "gomp-host-services.h"
+#include "host-service-internal.h"
 
 static int failures, checks;
 
@@ -531,6 +532,283 @@ test_blocked_port (unsigned calls)
 	 "then the server stops in %.2f s; the blocked read fails with"
 	 " ECANCELED", sim_now () - t1);
   unlink (path);
+}
+
+/* Security: what device code must not reach, under each policy.  */
+
+static int64_t sim_host_call (struct sim *, const char *, void *, size_t,
+			      int32_t *);
+static int64_t cb_const (void *, size_t, void *);
+
+static void
+unsupported (const char *what)
+{
+  printf ("UNSUPPORTED: sim %s\n", what);
+  fflush (stdout);
+}
+
+static int64_t
+cb_open_outside (void *buf, size_t size, void *user)
+{
+  int fd = open ((const char *) user, O_RDONLY);
+  (void) buf;
+  (void) size;
+  if (fd < 0)
+    return -errno;
+  close (fd);
+  return 0;
+}
+
+struct confine_arg
+{
+  struct gomp_host_service *s;
+  const char *outside;
+  int confined, open_errno;
+};
+
+static void *
+confine_fn (void *arg)
+{
+  struct confine_arg *a = arg;
+  int fd;
+  a->confined = gomp_hs_confine_thread (a->s);
+  fd = open (a->outside, O_RDONLY);
+  a->open_errno = fd < 0 ? errno : 0;
+  if (fd >= 0)
+    close (fd);
+  return NULL;
+}
+
+static void
+test_security (void)
+{
+  struct sim s;
+  int32_t err;
+  int64_t r, fd;
+  int host_fd;
+  char path[600], root[512], outside[600], inside[600];
+  struct stat st;
+  uint64_t got;
+  char buf[64];
+
+  /* Magic links and procfs, at every policy that opens files.  */
+  host_fd = open (tmp ("host-secret.txt"), O_CREAT | O_RDWR | O_TRUNC, 0600);
+  write (host_fd, "secret", 6);
+  unlink (tmp ("host-secret.txt"));
+  sim_start (&s, 2, 64, "all");
+  snprintf (path, sizeof path, "/proc/self/fd/%d", host_fd);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path, O_RDWR, 0, NULL, 0, &err);
+  check (fd == -1 && err != 0,
+	 "all: %s (a host fd, its file unlinked) is refused (errno %d)",
+	 path, err);
+  snprintf (path, sizeof path, "/dev/fd/%d", host_fd);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path, O_WRONLY | O_APPEND, 0, NULL, 0,
+		 &err);
+  check (fd == -1 && err != 0, "all: %s is refused (errno %d)", path, err);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, "/proc/self/mem", O_RDWR, 0, NULL, 0,
+		 &err);
+  check (fd == -1 && err == EACCES, "all: /proc/self/mem is refused: EACCES");
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, "/proc/self/cwd/x", O_RDONLY, 0, NULL,
+		 0, &err);
+  check (fd == -1 && err != 0 && err != ENOENT,
+	 "all: a path through /proc/self/cwd is refused (errno %d)", err);
+  /* Modes are masked to 0777.  */
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, tmp ("suid.bin"),
+		 O_CREAT | O_WRONLY | O_TRUNC, 06777, NULL, 0, &err);
+  stat (tmp ("suid.bin"), &st);
+  check (fd >= 3 && !(st.st_mode & (S_ISUID | S_ISGID | S_ISVTX)),
+	 "all: open with mode 06777 creates no set-user/group-ID file (%o)",
+	 (unsigned) st.st_mode & 07777);
+  sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  unlink (tmp ("suid.bin"));
+  r = sim_path (&s, GOMP_HS_OP_MKDIR, tmp ("sticky"), 01777, 0, NULL, 0, &err);
+  stat (tmp ("sticky"), &st);
+  check (r == 0 && !(st.st_mode & S_ISVTX),
+	 "all: mkdir with mode 01777 makes no sticky directory");
+  rmdir (tmp ("sticky"));
+  sim_stop (&s);
+
+  sim_start (&s, 2, 64, "readonly");
+  snprintf (path, sizeof path, "/proc/self/fd/%d", host_fd);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path, O_RDONLY, 0, NULL, 0, &err);
+  check (fd == -1 && err != 0, "readonly: %s is refused (errno %d)", path,
+	 err);
+  r = sim_call (&s, GOMP_HS_OP_LSEEK, 1, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == EPERM, "readonly: lseek on the host's fd 1: EPERM");
+  r = sim_call (&s, GOMP_HS_OP_LSEEK, 0, 0, SEEK_CUR, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == EPERM, "readonly: lseek on the host's fd 0: EPERM");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 0, 0, 0, "x", 1, NULL, 0, NULL, &err);
+  check (r == -1 && err == EPERM, "readonly: write to the host's fd 0: EPERM");
+  r = sim_call (&s, GOMP_HS_OP_WRITE, 2, 0, 0, "", 0, NULL, 0, NULL, &err);
+  check (r == 0, "readonly: plain writes to fd 2 still work");
+  sim_stop (&s);
+  close (host_fd);
+
+  /* Limits.  */
+  setenv ("GOMP_HOST_SERVICES_MAX_FDS", "5", 1);
+  sim_start (&s, 2, 64, "all");
+  {
+    int64_t fds[6];
+    int i, opened = 0;
+    for (i = 0; i < 6; i++)
+      if ((fds[i] = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/null", O_RDONLY, 0,
+			      NULL, 0, &err)) >= 0)
+	opened++;
+    check (opened == 5 && fds[5] == -1 && err == EMFILE,
+	   "GOMP_HOST_SERVICES_MAX_FDS=5: the sixth open fails with EMFILE");
+    sim_call (&s, GOMP_HS_OP_CLOSE, fds[0], 0, 0, NULL, 0, NULL, 0, NULL,
+	      &err);
+    fds[0] = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/null", O_RDONLY, 0, NULL,
+		       0, &err);
+    check (fds[0] >= 3, "after a close, an open succeeds again");
+  }
+  sim_stop (&s);
+  unsetenv ("GOMP_HOST_SERVICES_MAX_FDS");
+  setenv ("GOMP_HOST_SERVICES_STAGING", "4096", 1);
+  setenv ("GOMP_HOST_SERVICES_STAGING_MAX", "65536", 1);
+  sim_start (&s, 4, 256, "all");
+  {
+    size_t n = 1 << 20;
+    unsigned char *big = calloc (1, n);
+    libgomp_host_register ("sink", cb_const, (void *) 5);
+    r = sim_host_call (&s, "sink", big, n, &err);
+    check (r == -1 && err == ENOMEM,
+	   "GOMP_HOST_SERVICES_STAGING_MAX=64K: a 1 MiB host call fails with"
+	   " ENOMEM");
+    fd = sim_path (&s, GOMP_HS_OP_OPEN, "/dev/null", O_WRONLY, 0, NULL, 0,
+		   &err);
+    r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, big, n, NULL, 0, NULL, &err);
+    check (r == (int64_t) n,
+	   "... while a 1 MiB write still goes through, a stage at a time");
+    r = sim_host_call (&s, "sink", big, 1000, &err);
+    check (r == 5 && err == 0, "... and a small host call works");
+    libgomp_host_unregister ("sink");
+    free (big);
+  }
+  sim_stop (&s);
+  unsetenv ("GOMP_HOST_SERVICES_STAGING");
+  unsetenv ("GOMP_HOST_SERVICES_STAGING_MAX");
+
+  /* Confinement.  */
+  snprintf (root, sizeof root, "%s", tmp ("root"));
+  mkdir (root, 0700);
+  snprintf (inside, sizeof inside, "%s/inside.txt", root);
+  snprintf (outside, sizeof outside, "%s", tmp ("outside.txt"));
+  host_fd = open (inside, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+  write (host_fd, "in", 2);
+  close (host_fd);
+  host_fd = open (outside, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+  write (host_fd, "out", 3);
+  close (host_fd);
+  snprintf (path, sizeof path, "%s/escape", root);
+  symlink ("../outside.txt", path);
+  snprintf (path, sizeof path, "%s/abs", root);
+  symlink (outside, path);
+  setenv ("GOMP_HOST_SERVICES_ROOT", root, 1);
+  sim_start (&s, 2, 64, "all");
+  if (s.server == NULL || !s.server->have_openat2)
+    unsupported ("GOMP_HOST_SERVICES_ROOT (no openat2)");
+  else
+    {
+      struct { const char *path; const char *what; } esc[] = {
+	{ "../outside.txt", "'..'" },
+	{ outside, "an absolute path outside" },
+	{ "escape", "a symbolic link to '..'" },
+	{ "abs", "a symbolic link to an absolute path" },
+	{ "/proc/self/mem", "/proc/self/mem" },
+      };
+      unsigned i;
+      fd = sim_path (&s, GOMP_HS_OP_OPEN, "inside.txt", O_RDONLY, 0, NULL, 0,
+		     &err);
+      r = sim_call (&s, GOMP_HS_OP_READ, fd, sizeof buf, 0, NULL, 0, buf,
+		    sizeof buf, &got, &err);
+      check (fd >= 3 && r == 2 && memcmp (buf, "in", 2) == 0,
+	     "root: a relative path resolves in the root");
+      sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+      fd = sim_path (&s, GOMP_HS_OP_OPEN, inside, O_RDONLY, 0, NULL, 0, &err);
+      check (fd >= 3, "root: an absolute path into the root works");
+      sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+      for (i = 0; i < sizeof esc / sizeof esc[0]; i++)
+	{
+	  fd = sim_path (&s, GOMP_HS_OP_OPEN, esc[i].path, O_RDWR, 0, NULL, 0,
+			 &err);
+	  check (fd == -1 && err == EACCES, "root: open through %s: EACCES",
+		 esc[i].what);
+	}
+      r = sim_path (&s, GOMP_HS_OP_STAT, "../outside.txt", 0, 0, &st,
+		    sizeof st, &err);
+      check (r == -1 && err == EACCES, "root: stat of '../x': EACCES");
+      r = sim_path (&s, GOMP_HS_OP_STAT, "escape", 0, 0, &st, sizeof st,
+		    &err);
+      check (r == -1 && err == EACCES,
+	     "root: stat through an escaping symbolic link: EACCES");
+      r = sim_path (&s, GOMP_HS_OP_LSTAT, "escape", 0, 0, &st, sizeof st,
+		    &err);
+      check (r == 0, "root: lstat of the link itself works");
+      r = sim_path (&s, GOMP_HS_OP_ACCESS, "../outside.txt", F_OK, 0, NULL, 0,
+		    &err);
+      check (r == -1 && err == EACCES, "root: access of '../x': EACCES");
+      r = sim_path (&s, GOMP_HS_OP_UNLINK, "../outside.txt", 0, 0, NULL, 0,
+		    &err);
+      check (r == -1 && err == EACCES && access (outside, F_OK) == 0,
+	     "root: unlink of '../x': EACCES, the file stays");
+      r = sim_path (&s, GOMP_HS_OP_UNLINK, "escape/../../outside.txt", 0, 0,
+		    NULL, 0, &err);
+      check (r == -1 && access (outside, F_OK) == 0,
+	     "root: unlink through a link and '..': refused, the file stays");
+      r = sim_path (&s, GOMP_HS_OP_MKDIR, "../made", 0700, 0, NULL, 0, &err);
+      check (r == -1 && err == EACCES && access (tmp ("made"), F_OK) != 0,
+	     "root: mkdir of '../x': EACCES");
+      {
+	char two[64];
+	memcpy (two, "inside.txt", 11);
+	memcpy (two + 11, "../moved.txt", 13);
+	r = sim_call (&s, GOMP_HS_OP_RENAME, 0, 0, 0, two, 24, NULL, 0, NULL,
+		      &err);
+	check (r == -1 && err == EACCES && access (inside, F_OK) == 0,
+	       "root: rename out of the root: EACCES");
+	memcpy (two + 11, "sub.txt", 8);
+	r = sim_call (&s, GOMP_HS_OP_RENAME, 0, 0, 0, two, 19, NULL, 0, NULL,
+		      &err);
+	check (r == 0, "root: rename within the root works");
+      }
+      r = sim_path (&s, GOMP_HS_OP_MKDIR, "d", 0700, 0, NULL, 0, &err);
+      check (r == 0, "root: mkdir within the root works");
+      r = sim_path (&s, GOMP_HS_OP_UNLINK, "sub.txt", 0, 0, NULL, 0, &err);
+      check (r == 0, "root: unlink within the root works");
+      libgomp_host_register ("outside", cb_open_outside, outside);
+      r = sim_host_call (&s, "outside", NULL, 0, &err);
+      check (r == 0 && err == 0,
+	     "root: a host callback is not confined (it opens a file outside)");
+      libgomp_host_unregister ("outside");
+      if (s.server->landlock_fd < 0)
+	unsupported ("Landlock (not available)");
+      else
+	{
+	  struct confine_arg a = { s.server, outside, 0, 0 };
+	  pthread_t t;
+	  pthread_create (&t, NULL, confine_fn, &a);
+	  pthread_join (t, NULL);
+	  host_fd = open (outside, O_RDONLY);
+	  check (a.confined && a.open_errno == EACCES && host_fd >= 0,
+		 "Landlock confines a worker thread to the root and only it");
+	  if (host_fd >= 0)
+	    close (host_fd);
+	}
+    }
+  sim_stop (&s);
+  unsetenv ("GOMP_HOST_SERVICES_ROOT");
+  snprintf (path, sizeof path, "%s/escape", root);
+  unlink (path);
+  snprintf (path, sizeof path, "%s/abs", root);
+  unlink (path);
+  snprintf (path, sizeof path, "%s/d", root);
+  rmdir (path);
+  unlink (inside);
+  rmdir (root);
+  unlink (outside);
 }
 
 /* One write of N bytes to a pipe must arrive as one host write when it
@@ -1139,6 +1417,7 @@ main (int argc, char **argv)
   test_two_images ();
   test_kernel_churn (8, max >= ((size_t) 64 << 20) ? 2500 : 500);
   test_errno_on_failure ();
+  test_security ();
   test_blocked_port (max >= ((size_t) 64 << 20) ? 10000 : 1000);
 
   rmdir (tmpdir);

@@ -3,12 +3,12 @@
 # reads, and it builds.  Environment: TOP, WORK.
 texi=$TOP/libgomp/host-services.texi
 for v in $(grep -o 'getenv ("GOMP_[A-Z_]*")\|hs_env_ulong ("GOMP_[A-Z_]*"' \
-	     "$TOP/libgomp/host-service.c" | grep -o 'GOMP_[A-Z_]*' | sort -u) \
+	     "$TOP"/libgomp/host-service*.c | grep -o 'GOMP_[A-Z_]*' | sort -u) \
 	 GOMP_DEBUG; do
   if grep -q "^@item $v\$" "$texi"; then
     echo "PASS: docs: $v documented"
   else
-    echo "FAIL: docs: $v is read by host-service.c but not documented in host-services.texi"
+    echo "FAIL: docs: $v is read by the server but not documented in host-services.texi"
   fi
 done
 if makeinfo --no-split -I "$TOP/libgomp" -o "$WORK/hs.info" \

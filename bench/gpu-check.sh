@@ -19,8 +19,10 @@ pass=0 fail=0
   for t in "$here"/tests/*.exe; do
     name=$(basename "$t" .exe)
     exp="$here/tests/$name.expect"
-    ( cd "$work" && timeout 120 "$t" ) > "$work/$name.out" 2>&1
+    t0=$(date +%s.%N)
+    ( cd "$work" && timeout 60 "$t" ) > "$work/$name.out" 2>&1
     st=$?
+    secs=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
     ok=1
     test $st -eq 0 || ok=0
     if test -f "$exp"; then
@@ -28,8 +30,9 @@ pass=0 fail=0
 	grep -q -- "$pat" "$work/$name.out" || { ok=0; echo "  missing: $pat"; }
       done < "$exp"
     fi
+    test $st -eq 124 && echo "  timed out (60 s): a hang"
     if test $ok = 1; then
-      echo "PASS: $name"; pass=$((pass + 1))
+      echo "PASS: $name ($secs s)"; pass=$((pass + 1))
     else
       echo "FAIL: $name (status $st)"; fail=$((fail + 1))
       sed 's/^/  | /' "$work/$name.out" | head -40
@@ -41,6 +44,12 @@ pass=0 fail=0
   else
     echo "FAIL: GOMP_DEBUG=1 traces requests on the GPU"; fail=$((fail + 1))
   fi
+  # What the plugin measured and set for an OpenACC image that uses host
+  # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
+  GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1
+  echo "# OpenACC image with host services:"
+  grep -E 'bytes of local memory per thread|host services: (stack|device heap)|__gomp_nvptx_tls' \
+    "$work/oacc.out" | sed 's/^/#   /'
   timeout 300 "$here/gpu-bench.exe" 2>&1
   echo "$pass passed, $fail failed"
 } 2>&1 | tee "$log"

@@ -24,6 +24,17 @@ for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
     | sed -e 's/\\r?\\n//g' -e 's/\\\\|/|/g' > "$bundle/tests/$name.expect"
   test -s "$bundle/tests/$name.expect" || rm -f "$bundle/tests/$name.expect"
 done
+# tests/offload: an executable and a shared library offloading at once,
+# and the refusal of device work from a callback.
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none -fPIC -shared \
+  "$top/tests/offload/hs-dso-lib.c" -o "$bundle/lib/libhsdso.so"
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  "$top/tests/offload/hs-dso-main.c" -o "$bundle/tests/hs-dso-main.exe" \
+  -L"$bundle/lib" -lhsdso
+printf '%s\n' "device, 0 bad records" > "$bundle/tests/hs-dso-main.expect"
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/tests/offload/hs-refuse-gpu.c" -o "$bundle/tests/hs-refuse-gpu.exe"
+printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
 cp "$top/bench/gpu-check.sh" "$bundle/"

@@ -1,0 +1,73 @@
+#!/bin/sh
+# The offload programs of tests/offload, built with gomp-gcc and run (on
+# the host here; on a GPU by the GPU check, bench/gpu-check.sh): an
+# executable and a shared library that both offload and call the host at
+# once, and the refusal of device work from a callback.  Their embedded
+# PTX is checked with ptxas and nvlink for sm_90 when CUDA's tools are
+# there.  Environment: TOP, STAGE, WORK, PTXAS, NVLINK, PTX_EXTRACT.
+gcc=$STAGE/bin/gomp-gcc
+w=$WORK/offload
+rm -rf "$w"; mkdir -p "$w"
+cd "$w" || exit 1
+
+build ()
+{
+  # shellcheck disable=SC2086
+  if "$gcc" "$@" > build.log 2>&1; then
+    return 0
+  fi
+  echo "FAIL: offload: gomp-gcc $*"
+  cat build.log
+  return 1
+}
+
+ptx_check ()
+{
+  name=$1 file=$2
+  if test -z "$PTXAS" || test -z "$NVLINK"; then
+    echo "UNSUPPORTED: offload: $name ptx-valid (no ptxas/nvlink)"
+    return
+  fi
+  rm -rf "$file.ptx"; mkdir "$file.ptx"
+  "$PTX_EXTRACT" "$file" "$file.ptx" > /dev/null 2>&1
+  set -- "$file.ptx"/module-*.ptx
+  if ! test -f "$1"; then
+    echo "FAIL: offload: $name: no PTX embedded"
+    return
+  fi
+  for m in "$@"; do
+    "$PTXAS" -arch=sm_90 -c "$m" -o "$m.cubin" > /dev/null 2>&1 \
+      || { echo "FAIL: offload: $name: ptxas $(basename "$m")"; return; }
+  done
+  if "$NVLINK" -arch=sm_90 "$file.ptx"/*.cubin -o "$file.cubin" > /dev/null 2>&1; then
+    echo "PASS: offload: $name ptx-valid ($# modules)"
+  else
+    echo "FAIL: offload: $name: nvlink -arch=sm_90"
+  fi
+}
+
+if build -O2 -fopenacc -foffload=nvptx-none -fPIC -shared \
+     "$TOP/tests/offload/hs-dso-lib.c" -o libhsdso.so \
+   && build -O2 -fopenacc -foffload=nvptx-none \
+     "$TOP/tests/offload/hs-dso-main.c" -o hs-dso-main.exe -L. -lhsdso \
+     -Wl,-rpath,'$ORIGIN'; then
+  if ./hs-dso-main.exe > dso.out 2>&1 && grep -q "0 bad records" dso.out; then
+    echo "PASS: offload: an executable and a shared library offloading at once: $(cat dso.out)"
+  else
+    echo "FAIL: offload: executable and shared library: $(cat dso.out)"
+  fi
+  ptx_check "hs-dso-main.exe" hs-dso-main.exe
+  ptx_check "libhsdso.so" libhsdso.so
+fi
+
+if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-refuse-gpu.c" \
+     -o hs-refuse-gpu.exe; then
+  if ./hs-refuse-gpu.exe > refuse.out 2>&1 && grep -q "no GPU" refuse.out; then
+    echo "UNSUPPORTED: offload: hs-refuse-gpu (needs a GPU; runs in the GPU check)"
+  elif grep -q "refused, ended" refuse.out; then
+    echo "PASS: offload: hs-refuse-gpu: $(tail -n 1 refuse.out)"
+  else
+    echo "FAIL: offload: hs-refuse-gpu: $(cat refuse.out)"
+  fi
+  ptx_check "hs-refuse-gpu.exe" hs-refuse-gpu.exe
+fi

@@ -238,10 +238,9 @@ struct gomp_hs_port_state
 struct gomp_hs_device
 {
   uint32_t version;		/* GOMP_HS_VERSION.  */
-  uint32_t stack;		/* Per-thread stack bytes the device runtime's
-				   calls need beyond the compiler's own
-				   estimate, if its threads run on the
-				   hardware stack; 0 if not.  */
+  uint32_t stack;		/* Per-thread hardware stack bytes the device
+				   runtime's calls need (the compiler cannot
+				   size it: indirect calls).  */
   uint32_t nports;
   uint32_t buf_size;
   uint64_t region;		/* Device address of the region.  */

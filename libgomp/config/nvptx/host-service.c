@@ -46,13 +46,18 @@
 #include "host-service-device.h"
 #include "device-thread.h"
 
-/* Threads that run on the hardware stack (OpenACC; the OpenMP multilib
-   uses soft stacks) need room for newlib's stdio there: vfprintf's frame
-   with __sbprintf's buffer, the conversions, and the path down to the
-   host call.  The plugin raises the stack limit to this for images that
-   use host services.  */
+/* The per-thread hardware stack that the calls of the device C library
+   need: CUDA's default (1 KiB) is too small, and with indirect calls in
+   newlib's stdio the linker cannot size it.  Measured with ptxas -v
+   (CUDA 13, sm_90) on the deepest path, fprintf to an unbuffered stream
+   down to the host call (vfprintf, __sbprintf's second vfprintf, the
+   flush, _write, hs_call2): about 1.4 KiB in the OpenMP multilib, whose
+   frames are on soft stacks and only spills use the hardware stack, and
+   about 3.1 KiB for OpenACC (__sbprintf's buffer alone is 1.2 KiB).  The
+   plugin raises the context's stack limit to this, with a margin, for
+   images that use host services.  */
 #ifdef __nvptx_softstack__
-#define HS_DEVICE_STACK 0
+#define HS_DEVICE_STACK 4096
 #else
 #define HS_DEVICE_STACK 8192
 #endif

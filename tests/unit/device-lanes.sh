@@ -1,0 +1,36 @@
+#!/bin/sh
+# The lane-safe port loop of the device client (host-service-client.h,
+# hs_call2) must keep its shape in the PTX that GCC emits for both
+# multilibs: the lanes vote once on who calls, then, in the loop, the
+# branch of the lanes that got a port (their whole call) rejoins the
+# others at a single vote before the loop goes round again.  A compiler
+# that duplicated that vote into the branches would let a lane wait for a
+# sibling (see config/nvptx/device-thread.h).  Environment: STAGE, WORK.
+for ml in "" mgomp/; do
+  lib=$STAGE/lib/nvptx-none/${ml}libgomp.a
+  d=$WORK/lanes-${ml%/}
+  rm -rf "$d"; mkdir -p "$d"
+  ( cd "$d" && nvptx-none-ar x "$lib" host-service.o ) || {
+    echo "FAIL: device-lanes: no host-service.o in $lib"; continue; }
+  # The body of the function that sweeps the port locks.
+  awk '/^\/\/ BEGIN (GLOBAL )?FUNCTION DEF: hs_call2/ { f = 1 }
+       f && /^\/\/ BEGIN / && !/hs_call2/ { f = 0 }
+       f' "$d/host-service.o" > "$d/hs_call2.ptx"
+  votes=$(grep -c 'vote\..*ballot' "$d/hs_call2.ptx")
+  cas=$(grep -c 'atom\..*cas' "$d/hs_call2.ptx")
+  if test "$votes" -eq 2 && test "$cas" -ge 1; then
+    echo "PASS: device-lanes: ${ml:-default/}hs_call2 votes twice (who calls; who was served), takes ports with CAS"
+  else
+    echo "FAIL: device-lanes: ${ml:-default/}hs_call2 has $votes votes and $cas CAS (expected 2 and >= 1)"
+  fi
+  # The second vote follows the release of the port (atom.exch) on the
+  # served lanes' path and the branch of the others: it is reached by a
+  # label that both jump to.
+  if awk '/atom\..*exch/ { rel = 1 } rel && /^\$L[0-9]+:$/ { lab = 1 }
+	  lab && /vote\..*ballot/ { ok = 1; exit } END { exit !ok }' \
+	 "$d/hs_call2.ptx"; then
+    echo "PASS: device-lanes: ${ml:-default/}the port is released before the lanes meet at the vote"
+  else
+    echo "FAIL: device-lanes: ${ml:-default/}no vote at a join after the port's release"
+  fi
+done

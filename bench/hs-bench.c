@@ -12,6 +12,11 @@
    Absolute numbers are printed too, but they describe this host, not a
    GPU; GPU numbers only come from bench/gpu-check.sh on a real device.
 
+   It also counts what a GPU pays for in PCIe round trips: the loads of
+   host memory that the client's control path makes per call, waiting
+   aside (host-service.h: the poll that sees the reply, then the reply
+   block; two per round), for each kind of call.
+
    Usage: hs-bench [BYTES [BUF]]   (defaults: 64 MiB, 4096)  */
 
 #define _GNU_SOURCE 1
@@ -23,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "sim-client.h"
+#include "gomp-host-services.h"
 
 #define ROUNDS 200000
 
@@ -93,6 +99,115 @@ memcpy_bps (size_t n, size_t chunk)
   return n / t0;
 }
 
+/* Control-path region loads per call of a kind: run CALLS of them.  */
+
+static double
+loads_per_call (struct sim *s, int calls, int64_t (*call) (struct sim *))
+{
+  unsigned long l0 = sim_region_loads, w0 = sim_region_waits;
+  int i;
+  for (i = 0; i < calls; i++)
+    call (s);
+  return (double) ((sim_region_loads - l0) - (sim_region_waits - w0)) / calls;
+}
+
+static int64_t lp_fd;
+static unsigned char *lp_data;
+
+static int64_t
+lp_small (struct sim *s)
+{
+  struct gomp_hs_timespec ts;
+  int32_t err;
+  return sim_call (s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_MONOTONIC, 0, 0, NULL,
+		   0, &ts, sizeof ts, NULL, &err);
+}
+
+static int64_t
+lp_write (struct sim *s, size_t n)
+{
+  int32_t err;
+  sim_call (s, GOMP_HS_OP_LSEEK, lp_fd, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+	    &err);
+  return sim_call (s, GOMP_HS_OP_WRITE, lp_fd, 0, 0, lp_data, n, NULL, 0,
+		   NULL, &err);
+}
+
+static int64_t
+lp_read (struct sim *s, size_t n)
+{
+  int32_t err;
+  sim_call (s, GOMP_HS_OP_LSEEK, lp_fd, 0, SEEK_SET, NULL, 0, NULL, 0, NULL,
+	    &err);
+  return sim_call (s, GOMP_HS_OP_READ, lp_fd, n, 0, NULL, 0, lp_data, n, NULL,
+		   &err);
+}
+
+static int64_t lp_write_4k (struct sim *s) { return lp_write (s, 4096); }
+static int64_t lp_read_4k (struct sim *s) { return lp_read (s, 4096); }
+static int64_t lp_write_1m (struct sim *s) { return lp_write (s, 1 << 20); }
+static int64_t lp_read_1m (struct sim *s) { return lp_read (s, 1 << 20); }
+static int64_t lp_lseek (struct sim *s)
+{
+  int32_t err;
+  return sim_call (s, GOMP_HS_OP_LSEEK, lp_fd, 0, SEEK_SET, NULL, 0, NULL, 0,
+		   NULL, &err);
+}
+
+static int64_t
+lp_cb (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) user;
+  return (int64_t) size;
+}
+
+static int64_t
+lp_host_call (struct sim *s)
+{
+  int64_t args[4] = { 3, 64, 0, 0 };
+  int32_t err;
+  return hs_call2 (s->dev, GOMP_HS_OP_HOST_CALL, args, "lp", 3, lp_data, 64,
+		   lp_data, 64, NULL, &err);
+}
+
+static void
+control_path_loads (unsigned buf)
+{
+  struct sim s;
+  int32_t err;
+  double lseek_loads;
+  char name[64];
+  sim_start (&s, 1, buf, "all");
+  snprintf (name, sizeof name, "/tmp/hs-bench-%d.bin", (int) getpid ());
+  lp_fd = sim_call (&s, GOMP_HS_OP_OPEN, O_CREAT | O_RDWR | O_TRUNC, 0600, 0,
+		    name, strlen (name) + 1, NULL, 0, NULL, &err);
+  lp_data = calloc (1, 1 << 20);
+  libgomp_host_register ("lp", lp_cb, NULL);
+  lp_write (&s, 1 << 20);
+  /* Writes and reads here seek first: count that call and subtract it.  */
+  lseek_loads = loads_per_call (&s, 100, lp_lseek);
+  printf ("control-path region loads per call (%u-byte port, waiting"
+	  " aside):\n", buf);
+  printf ("control-path region loads per call: small %g\n",
+	  loads_per_call (&s, 1000, lp_small));
+  printf ("control-path region loads per call: write-4k %g\n",
+	  loads_per_call (&s, 200, lp_write_4k) - lseek_loads);
+  printf ("control-path region loads per call: read-4k %g\n",
+	  loads_per_call (&s, 200, lp_read_4k) - lseek_loads);
+  printf ("control-path region loads per call: write-1m %g\n",
+	  loads_per_call (&s, 5, lp_write_1m) - lseek_loads);
+  printf ("control-path region loads per call: read-1m %g\n",
+	  loads_per_call (&s, 5, lp_read_1m) - lseek_loads);
+  printf ("control-path region loads per call: host-call %g\n",
+	  loads_per_call (&s, 1000, lp_host_call));
+  libgomp_host_unregister ("lp");
+  sim_call (&s, GOMP_HS_OP_CLOSE, lp_fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  unlink (name);
+  free (lp_data);
+  sim_stop (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -142,6 +257,7 @@ main (int argc, char **argv)
   printf ("throughput: %zu bytes through one %u-byte port %.1f MB/s;"
 	  " baseline memcpy %.1f MB/s; ratio %.3f\n", bytes, buf,
 	  hs_bps / 1e6, mc_bps / 1e6, hs_bps / mc_bps);
+  control_path_loads (buf);
   free (data);
   return 0;
 }

@@ -46,6 +46,10 @@
      hs_client_start ()      the port this client tries first (spreads
 			     clients, lanes included, over the ports).
 
+   HS_COUNT_WAIT (), if defined, is called for every poll that did not yet
+   see the reply: the simulated device counts the region loads a call
+   costs besides waiting (host-service.h: two per round).
+
    All accesses to the region go through volatile pointers: the host
    changes it behind the compiler's back, and the device must not cache
    it.  */
@@ -165,7 +169,12 @@ hs_round (volatile struct gomp_hs_port *p, uint32_t seq, uint32_t *info,
   unsigned backoff = 0;
   hs_publish (&p->dev_seq, seq);
   while (hs_poll (&p->rep.seq) != seq)
-    hs_pause (&backoff);
+    {
+#ifdef HS_COUNT_WAIT
+      HS_COUNT_WAIT ();
+#endif
+      hs_pause (&backoff);
+    }
   hs_acquire ();
   hs_load_reply (&p->rep, info, ret);
 }

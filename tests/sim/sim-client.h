@@ -14,8 +14,11 @@
 #include "host-service.h"
 
 static __thread unsigned sim_client_id;
-/* Counts of region loads on the client's control path, per thread.  */
-static __thread unsigned long sim_region_loads;
+/* Counts of the region loads of the client's control path (polls of the
+   reply's sequence word and loads of the reply block), and of the polls
+   among them that did not see the reply yet, per thread.  */
+static __thread unsigned long sim_region_loads, sim_region_waits;
+#define HS_COUNT_WAIT() (sim_region_waits++)
 #define hs_publish(W, V) __atomic_store_n ((W), (V), __ATOMIC_RELEASE)
 /* The device polls with plain loads and fences once after the poll; here
    (ThreadSanitizer does not model fences) every poll is an acquire load,

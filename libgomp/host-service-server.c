@@ -24,9 +24,10 @@
    <http://www.gnu.org/licenses/>.  */
 
 /* Every region has one poller thread, started with the first kernel that
-   may call the host.  While such kernels run it scans the ports, spinning
-   briefly after a request and then backing off to short sleeps; while
-   none runs it sleeps on a condition variable.  It makes no CUDA call and
+   may call the host.  While such kernels run it scans the ports, sleeping
+   10 microseconds between scans until a request comes, spinning briefly
+   after each request and then backing off to sleeps again (up to 100
+   microseconds); while none runs it sleeps on a condition variable.  It makes no CUDA call and
    never blocks: a round whose op may block (an open, a read from a pipe
    or a terminal, an fsync, a user callback; host-service-ops.c says
    which) goes to a worker thread, and the poller goes on serving the
@@ -80,6 +81,10 @@
 #define HS_SHUTDOWN_GRACE_MS	2000
 /* How often waits that give way to shutdown look at it.  */
 #define HS_WAIT_SLICE_MS	100
+/* The poller spins this many empty scans after a request, then sleeps
+   10 microseconds between scans, and 100 after HS_IDLE_LONG.  */
+#define HS_IDLE_SLEEP		2000
+#define HS_IDLE_LONG		20000
 
 /* The server whose worker this thread is, and the port it serves.  */
 static __thread struct gomp_host_service *hs_self;
@@ -408,16 +413,18 @@ hs_poller (void *arg)
 	  if (s->stop || __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) != 0)
 	    break;
 	  pthread_cond_wait (&s->poller_cond, &s->lock);
-	  idle = 0;
+	  /* A kernel began: sleep between scans until it makes a request,
+	     spin only after one.  */
+	  idle = HS_IDLE_SLEEP;
 	}
       if (s->stop)
 	break;
       pthread_mutex_unlock (&s->lock);
       if (hs_poll_pass (s))
 	idle = 0;
-      else if (++idle > 2000)
+      else if (++idle > HS_IDLE_SLEEP)
 	{
-	  struct timespec ts = { 0, idle > 20000 ? 100000 : 10000 };
+	  struct timespec ts = { 0, idle > HS_IDLE_LONG ? 100000 : 10000 };
 	  nanosleep (&ts, NULL);
 	}
       else

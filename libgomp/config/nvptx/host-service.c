@@ -104,15 +104,26 @@ hs_clock (void)
   return t;
 }
 
+/* Back off for exponentially longer, up to about 64 K cycles: with
+   nanosleep where the ISA has it (sm_70), which frees the issue slots for
+   the SM's other warps, else spinning on the cycle counter.  */
+
 static inline void
 hs_pause (unsigned *backoff)
 {
-  uint64_t t0 = hs_clock ();
-  uint64_t wait = (uint64_t) 64 << (*backoff < 10 ? *backoff : 10);
+  unsigned shift = *backoff < 10 ? *backoff : 10;
   if (*backoff < 10)
     ++*backoff;
-  while (hs_clock () - t0 < wait)
-    ;
+#if defined __PTX_SM__ && __PTX_SM__ >= 700
+  __asm__ volatile ("nanosleep.u32 %0;" : : "r" (32u << shift));
+#else
+  {
+    uint64_t t0 = hs_clock ();
+    uint64_t wait = (uint64_t) 64 << shift;
+    while (hs_clock () - t0 < wait)
+      ;
+  }
+#endif
 }
 
 #define hs_lanes gomp_nvptx_lanes

@@ -164,7 +164,7 @@ struct gomp_host_service
   {
     pthread_cond_t cond;	/* Idle workers wait for work.  */
     struct hs_ctx *head, *tail;
-    unsigned workers, idle, max;
+    unsigned workers, idle, queued, max;
     int confined;
   } pool[2];
   unsigned busy_workers;

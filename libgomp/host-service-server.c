@@ -221,6 +221,7 @@ hs_worker (void *arg)
       pool->head = c->next;
       if (pool->head == NULL)
 	pool->tail = NULL;
+      pool->queued--;
       s->busy_workers++;
       pthread_mutex_unlock (&s->lock);
       hs_serve_handed (s, c);
@@ -245,7 +246,10 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
 {
   int ok = 1;
   pthread_mutex_lock (&s->lock);
-  if (pool->idle == 0 && pool->workers < pool->max)
+  /* Every queued round needs an idle worker of its own: one that blocks
+     must not hold up the next.  (At most one round per port is ever
+     queued or served, so MAX, the number of ports, is enough.)  */
+  if (pool->idle <= pool->queued && pool->workers < pool->max)
     {
       pthread_t t;
       pthread_attr_t attr;
@@ -277,6 +281,7 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
       else
 	pool->head = c;
       pool->tail = c;
+      pool->queued++;
       pthread_cond_signal (&pool->cond);
     }
   pthread_mutex_unlock (&s->lock);

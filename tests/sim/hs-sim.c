@@ -461,6 +461,16 @@ busy_fn (void *arg)
       if (sim_call (b->s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_MONOTONIC, 0, 0,
 		    NULL, 0, &ts, sizeof ts, NULL, &err) != 0)
 	b->bad++;
+      /* Now and then a call that is served by a worker too.  */
+      if (i % 100 == 0)
+	{
+	  int64_t fd = sim_path (b->s, GOMP_HS_OP_OPEN, "/dev/null", O_RDONLY,
+				 0, NULL, 0, &err);
+	  if (fd < 0)
+	    b->bad++;
+	  sim_call (b->s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL,
+		    &err);
+	}
     }
   return NULL;
 }
@@ -487,11 +497,22 @@ sim_now (void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static void *
+watchdog_fn (void *arg)
+{
+  sleep (*(unsigned *) arg);
+  printf ("FAIL: sim watchdog: a test hung\n");
+  fflush (stdout);
+  _exit (1);
+}
+
 static void
 test_blocked_port (unsigned calls)
 {
   struct sim s;
-  enum { N = 64 };
+  enum { N = 64, BLOCKED = 3 };
+  pthread_t dog;
+  unsigned limit = 300;
   pthread_t t[N];
   struct busy b[N];
   unsigned i, bad = 0;
@@ -503,33 +524,45 @@ test_blocked_port (unsigned calls)
   mkfifo (path, 0600);
   sim_start (&s, N, 64, "all");
   memset (b, 0, sizeof b);
-  b[0].s = &s;
-  b[0].id = 0;
-  b[0].fifo = path;
-  pthread_create (&t[0], NULL, blocked_fn, &b[0]);
+  pthread_create (&dog, NULL, watchdog_fn, &limit);
+  /* Several ports block at once: each needs a worker of its own.  */
+  for (i = 0; i < BLOCKED; i++)
+    {
+      b[i].s = &s;
+      b[i].id = i;
+      b[i].fifo = path;
+      pthread_create (&t[i], NULL, blocked_fn, &b[i]);
+    }
   usleep (100000);
   t0 = sim_now ();
-  for (i = 1; i < N; i++)
+  for (i = BLOCKED; i < N; i++)
     {
       b[i].s = &s;
       b[i].id = i;
       b[i].calls = calls;
       pthread_create (&t[i], NULL, busy_fn, &b[i]);
     }
-  for (i = 1; i < N; i++)
+  for (i = BLOCKED; i < N; i++)
     {
       pthread_join (t[i], NULL);
       bad += b[i].bad;
     }
   t1 = sim_now ();
-  check (bad == 0, "%u clients complete %u calls each while one port is"
-	 " blocked in a read (%.2f s)", N - 1, calls, t1 - t0);
+  check (bad == 0, "%u clients complete %u calls each (some served by"
+	 " workers) while %u ports are blocked in reads (%.2f s)",
+	 N - BLOCKED, calls, BLOCKED, t1 - t0);
   /* As the plugin tears down: shutdown, wait for the "kernel", fini.  */
   GOMP_PLUGIN_host_service_shutdown (s.server);
-  pthread_join (t[0], NULL);
+  for (i = 0; i < BLOCKED; i++)
+    {
+      pthread_join (t[i], NULL);
+      bad += b[i].ret != -1 || b[i].err != ECANCELED;
+    }
   sim_stop (&s);
-  check (sim_now () - t1 < 3 && b[0].ret == -1 && b[0].err == ECANCELED,
-	 "then the server stops in %.2f s; the blocked read fails with"
+  pthread_cancel (dog);
+  pthread_join (dog, NULL);
+  check (sim_now () - t1 < 3 && bad == 0,
+	 "then the server stops in %.2f s; the blocked reads fail with"
 	 " ECANCELED", sim_now () - t1);
   unlink (path);
 }

@@ -163,7 +163,7 @@ gomp_nvptx_thread_key (void)
 {
   uint64_t grid, x;
   unsigned cx, cy, cz, ncx, ncy, tx, ty, tz, ntx, nty;
-  __asm__ ("mov.u64 %0, %%gridid;" : "=l" (grid));
+  __asm__ ("mov.u64 %0, %%gridid;" : "=r" (grid));
   __asm__ ("mov.u32 %0, %%ctaid.x;" : "=r" (cx));
   __asm__ ("mov.u32 %0, %%ctaid.y;" : "=r" (cy));
   __asm__ ("mov.u32 %0, %%ctaid.z;" : "=r" (cz));

@@ -27,7 +27,8 @@
    (every FILE, the table of FILEs, stdio's initialization), atexit,
    getenv/setenv and the time zone take locks through the functions
    below, and its static locks are the __lock___* objects defined here.
-   The build removes newlib's own do-nothing versions from libc.a.
+   newlib's own do-nothing versions (misc/lock.c) are compiled out for
+   nvptx, and the build removes their member from libc.a.
 
    A lock belongs to a thread of the device runtime (device-thread.h):
    its owner is the holder's gomp_nvptx_thread_key, 0 when free.  Taking

@@ -22,7 +22,10 @@ for ml in default mgomp; do
   obj=$work/libgomp-nvptx-$ml
   log=$work/libgomp-nvptx-$ml.log
   cc="$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify -isystem $newlib/include -L$newlib$sub -B$accel/"
-  if ! test -f "$obj/config.status"; then
+  # Configure again when the compiler line changes: it names the newlib
+  # build, whose headers decide the device runtime's ABI (struct _reent,
+  # the lock types).
+  if ! test -f "$obj/config.status" || test "$(cat "$obj/.cc" 2>/dev/null)" != "$cc"; then
     rm -rf "$obj"; mkdir -p "$obj"
     echo "[libgomp-nvptx] $ml: configure (log: $log)"
     ( cd "$obj" && "$src"/libgomp/configure \
@@ -32,6 +35,7 @@ for ml in default mgomp; do
         --prefix=/unused CC="$cc" GFORTRAN=no \
         AR=nvptx-none-ar RANLIB=nvptx-none-ranlib CFLAGS="-O2" ) > "$log" 2>&1 \
       || { tail -30 "$log" >&2; echo "[libgomp-nvptx] configure failed, see $log" >&2; exit 1; }
+    echo "$cc" > "$obj/.cc"
   fi
   echo "[libgomp-nvptx] $ml: build (about 1 min)"
   ( cd "$obj" && make -j"$jobs" libgomp.la ) >> "$log" 2>&1 \

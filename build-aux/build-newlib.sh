@@ -17,11 +17,14 @@ debian_patches=${DEBIAN_GCC_PATCHDIR:-/usr/src/gcc-12/debian/patches}
 DEBIAN_NEWLIB_PATCHES="newlib-5fca4e0f180 newlib-6bb96d13a2d"
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-RECIPE=2
+RECIPE=3
 # ELIX level 4: the full stdio, so that fopen, fseeko, ftello and the
 # wide-oriented paths of vfprintf resolve to newlib's own code.
+# Retargetable locking: the locks (and newlib's static lock objects) come
+# from libgomp's config/nvptx/stdio-lock.c; see below.
 confargs="--target=nvptx-none --disable-multilib --enable-newlib-io-long-long
- --enable-newlib-elix-level=4 --disable-newlib-supplied-syscalls"
+ --enable-newlib-elix-level=4 --disable-newlib-supplied-syscalls
+ --enable-newlib-retargetable-locking"
 
 test -r "$tarball" || { echo "build-newlib: $tarball not found (install newlib-source)" >&2; exit 1; }
 key=$( { sha256sum "$tarball" | cut -d' ' -f1; echo "$RECIPE $confargs $cc1";
@@ -76,6 +79,13 @@ for ml in default mgomp; do
   # (Offloaded code compiled with optimization never calls vprintf:
   # glibc's headers inline it as vfprintf (stdout, ...).)
   nvptx-none-ar d "$prefix.tmp$sub/libc.a" lib_a-vprintf.o
+  # newlib's default retargetable locks (misc/lock.c) do nothing; libgomp
+  # defines the real ones, and nvptx-ld rescans archives, so its
+  # definitions resolve libc.a's references once this member is gone.
+  nvptx-none-ar d "$prefix.tmp$sub/libc.a" lib_a-lock.o
+  if nvptx-none-ar t "$prefix.tmp$sub/libc.a" | grep -qx 'lib_a-\(vprintf\|lock\)\.o'; then
+    echo "[newlib] $ml: libc.a still has vprintf or lock" >&2; exit 1
+  fi
   if test $ml = default; then
     cp -r "$obj"/inst/nvptx-none/include "$prefix.tmp/include"
   fi

@@ -24,11 +24,13 @@
    <http://www.gnu.org/licenses/>.  */
 
 /* glibc's headers turn ordinary C into references to symbols that newlib
-   does not have: the stdin/stdout/stderr variables, __errno_location,
-   the C99 scanf family under its __isoc99_ names, the checking functions
-   that _FORTIFY_SOURCE calls, the 64-bit-offset names that
-   _FILE_OFFSET_BITS=64 selects, and __assert_fail.  Each is defined here
-   on top of newlib with the semantics glibc documents.
+   does not have: the stdin/stdout/stderr variables, the C99 scanf family
+   under its __isoc99_ names, the checking functions that _FORTIFY_SOURCE
+   calls, the 64-bit-offset names that _FILE_OFFSET_BITS=64 selects, and
+   __assert_fail.  Each is defined here on top of newlib with the
+   semantics glibc documents.  __errno_location is in reent.c, with the
+   rest of the per-thread state: code that uses only errno must not link
+   this file, which links stdio.
 
    Deliberately absent: __uflow and __overflow.  glibc's inline
    getc_unlocked/putc_unlocked bodies read glibc's FILE layout directly;
@@ -52,12 +54,6 @@ extern FILE __sf[3];
 FILE *stdin = &__sf[0];
 FILE *stdout = &__sf[1];
 FILE *stderr = &__sf[2];
-
-int *
-__errno_location (void)
-{
-  return &errno;
-}
 
 /* MB_CUR_MAX.  */
 size_t

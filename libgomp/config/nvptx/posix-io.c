@@ -68,7 +68,17 @@ fail (int host_errno)
   return -1;
 }
 
-/* One host call; on failure errno is set from the reply.  */
+/* The errno of a failed call whose reply carries ERR: never 0, so that
+   code that tests errno after a failure sees one (EIO when the host did
+   not say why).  */
+static inline int
+failure_errno (int32_t err)
+{
+  return err != 0 ? err : HOST_EIO;
+}
+
+/* One host call; on failure (a negative result) errno is set from the
+   reply.  */
 static int64_t
 hs (uint32_t op, int64_t a0, int64_t a1, int64_t a2, const void *in,
     uint64_t in_len, void *out, uint64_t out_cap)
@@ -76,9 +86,23 @@ hs (uint32_t op, int64_t a0, int64_t a1, int64_t a2, const void *in,
   int32_t err;
   int64_t r = gomp_hs_call (op, a0, a1, a2, in, in_len, out, out_cap, NULL,
 			    &err);
-  if (r < 0 || err != 0)
+  if (r < 0)
+    errno = failure_errno (err);
+  else if (err != 0)
     errno = err;
   return r;
+}
+
+/* For calls that return 0 on success: R, a host call's result, as 0 or
+   -1, with errno set when it is not 0.  */
+static int
+hs_status (int64_t r)
+{
+  if (r == 0)
+    return 0;
+  if (r > 0)
+    errno = HOST_EIO;
+  return -1;
 }
 
 static int64_t
@@ -154,7 +178,7 @@ hs_fstat (int fd, struct host_stat *st)
   struct gomp_hs_stat w;
   if (st == NULL)
     return fail (HOST_EFAULT);
-  if (hs (GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &w, sizeof w) != 0)
+  if (hs_status (hs (GOMP_HS_OP_FSTAT, fd, 0, 0, NULL, 0, &w, sizeof w)))
     return -1;
   wire_to_host_stat (&w, st);
   return 0;
@@ -166,8 +190,8 @@ hs_stat (const char *path, struct host_stat *st, int follow)
   struct gomp_hs_stat w;
   if (st == NULL)
     return fail (HOST_EFAULT);
-  if (hs_path (follow ? GOMP_HS_OP_STAT : GOMP_HS_OP_LSTAT, path, 0, 0, &w,
-	       sizeof w) != 0)
+  if (hs_status (hs_path (follow ? GOMP_HS_OP_STAT : GOMP_HS_OP_LSTAT, path,
+			  0, 0, &w, sizeof w)))
     return -1;
   wire_to_host_stat (&w, st);
   return 0;
@@ -189,14 +213,17 @@ hs_rename (const char *from, const char *to)
   r = gomp_hs_call2 (GOMP_HS_OP_RENAME, 0, 0, 0, from, strlen (from) + 1,
 		     to, strlen (to) + 1, NULL, 0, NULL, &err);
   if (r != 0)
-    errno = err;
-  return r;
+    {
+      errno = failure_errno (err);
+      return -1;
+    }
+  return 0;
 }
 
 static int
 hs_time (uint32_t op, int64_t clock, struct gomp_hs_timespec *ts)
 {
-  return hs (op, clock, 0, 0, NULL, 0, ts, sizeof *ts);
+  return hs_status (hs (op, clock, 0, 0, NULL, 0, ts, sizeof *ts));
 }
 
 /* Host (glibc) ABI: what code in a target region calls.  */
@@ -609,9 +636,6 @@ _sbrk (ptrdiff_t incr)
   return (void *) -1;
 }
 
-/* _exit and _Exit end the kernel like exit, without flushing stdio.  */
-void
-_exit (int status)
-{
-  exit (status);
-}
+/* _exit (and _Exit, which calls it) ends the calling thread without
+   flushing stdio, exit after flushing it: both are newlib's
+   (libc/machine/nvptx/exit.c).  */

@@ -44,6 +44,21 @@ pass=0 fail=0
   else
     echo "FAIL: GOMP_DEBUG=1 traces requests on the GPU"; fail=$((fail + 1))
   fi
+  # Host calls that stdio makes: one write per puts, no lseek for an
+  # append-mode stream.
+  ( cd "$work" && GOMP_DEBUG=1 timeout 60 "$here/hs-stdio-calls.exe" ) \
+    > "$work/calls.out" 2>&1
+  writes=$(grep -c 'host-service: port [0-9]*: write (fd 1, ' "$work/calls.out")
+  seeks=$(grep -c 'host-service: port [0-9]*: lseek ' "$work/calls.out")
+  if grep -q 'device, 3 lines appended' "$work/calls.out" \
+     && test "$writes" -eq 3 && test "$seeks" -eq 0; then
+    echo "PASS: stdio: 3 puts are 3 writes; appending seeks 0 times"
+    pass=$((pass + 1))
+  else
+    echo "FAIL: stdio: $writes writes to fd 1 for 3 puts, $seeks lseeks"
+    fail=$((fail + 1))
+    sed 's/^/  | /' "$work/calls.out" | head -40
+  fi
   # What the plugin measured and set for an OpenACC image that uses host
   # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
   GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1

@@ -36,6 +36,8 @@ printf '%s\n' "device, 0 bad records" > "$bundle/tests/hs-dso-main.expect"
   "$top/tests/offload/hs-refuse-gpu.c" -o "$bundle/tests/hs-refuse-gpu.exe"
 printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/tests/offload/hs-stdio-calls.c" -o "$bundle/hs-stdio-calls.exe"
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
 cp "$top/bench/gpu-check.sh" "$bundle/"
 echo "[gpu-bundle] $bundle: $(ls "$bundle/tests"/*.exe | wc -l) programs; run $bundle/gpu-check.sh on a GPU machine"

@@ -60,6 +60,16 @@ if build -O2 -fopenacc -foffload=nvptx-none -fPIC -shared \
   ptx_check "libhsdso.so" libhsdso.so
 fi
 
+if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-stdio-calls.c" \
+     -o hs-stdio-calls.exe; then
+  if ./hs-stdio-calls.exe > calls.out 2>&1 && grep -q "3 lines appended" calls.out; then
+    echo "PASS: offload: hs-stdio-calls runs (its host-call counts are checked on a GPU)"
+  else
+    echo "FAIL: offload: hs-stdio-calls: $(cat calls.out)"
+  fi
+  ptx_check "hs-stdio-calls.exe" hs-stdio-calls.exe
+fi
+
 if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-refuse-gpu.c" \
      -o hs-refuse-gpu.exe; then
   if ./hs-refuse-gpu.exe > refuse.out 2>&1 && grep -q "no GPU" refuse.out; then

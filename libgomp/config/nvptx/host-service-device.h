@@ -29,6 +29,9 @@
 #include <stdint.h>
 #include "host-service.h"
 
+/* The device's host services, as the plugin described them.  */
+extern struct gomp_hs_device __gomp_host_service;
+
 /* Make a host call (see hs_call in host-service-client.h).  Returns the
    call's result; *ERR gets the host's errno, GOMP_HS_ENOSYS when there is
    no host service.  */

@@ -514,13 +514,23 @@ _lseek (int fd, _off_t offset, int whence)
   return hs_lseek (fd, offset, whence);
 }
 
+/* newlib's stdio sizes a stream's buffer by the block size fstat
+   reports: make that at least one port buffer (a write of a full buffer
+   is then one round trip) and at most 64 KiB (device heap).  */
+#define STDIO_BUF_MAX 65536
+
 int
 _fstat (int fd, struct stat *st)
 {
   struct host_stat h;
+  uint32_t port = __gomp_host_service.buf_size;
   if (hs_fstat (fd, &h) != 0)
     return -1;
   host_to_newlib_stat (&h, st);
+  if (st->st_blksize < (blksize_t) port)
+    st->st_blksize = port;
+  if (st->st_blksize > STDIO_BUF_MAX)
+    st->st_blksize = STDIO_BUF_MAX;
   return 0;
 }
 

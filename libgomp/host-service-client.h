@@ -44,15 +44,28 @@
      hs_lane_index ()        the calling lane's bit in that set;
      hs_vote (P)             the set of those lanes for which P holds;
      hs_client_start ()      the port this client tries first (spreads
-			     clients, lanes included, over the ports).
+			     clients, lanes included, over the ports);
+     hs_copy_share (L, N)    *N gets the number of lanes that share the
+			     copies of a call (the lanes of a warp that is
+			     one thread; 1 for any other client), *L this
+			     lane's index among them;
+     hs_copy_sync (HOST)     after the lanes sharing a copy have made
+			     their stores: make them visible to one
+			     another, and with HOST to the host before the
+			     request is published.
 
    HS_COUNT_WAIT (), if defined, is called for every poll that did not yet
    see the reply: the simulated device counts the region loads a call
    costs besides waiting (host-service.h: two per round).
 
-   All accesses to the region go through volatile pointers: the host
-   changes it behind the compiler's back, and the device must not cache
-   it.  */
+   and the accessors of the region, which the host changes behind the
+   compiler's and the device caches' back:
+
+     HS_LD8 (P), HS_LD64 (P)         load a byte, an 8-byte word;
+     HS_ST8 (P, V), HS_ST32 (P, V), HS_ST64 (P, V)   store one
+			     (nvptx: ld.volatile/st.volatile, which no
+			     cache keeps: a plain load could be served
+			     from a stale L1 line).  */
 
 #ifndef GOMP_HOST_SERVICE_CLIENT_H
 #define GOMP_HOST_SERVICE_CLIENT_H 1
@@ -92,39 +105,76 @@ hs_usable (const struct gomp_hs_device *d)
    side is accessed in aligned 8-byte words wherever it can be (buffers
    are 64-byte aligned; a second input piece may start anywhere): over
    PCIe, one transaction per byte would be ruinous, and a misaligned word
-   access faults on a GPU.  */
+   access faults on a GPU.  Reads from the region are issued HS_BATCH at a
+   time before any of them is used, so that many are in flight at once
+   (each is a PCIe round trip).  When the NLANES lanes of a warp make the
+   call together as one thread, they share the words: lane LANE copies
+   words LANE, LANE + NLANES, ...; the unaligned bytes at either end are
+   copied by every lane alike (the same values to the same places).  The
+   caller makes the lanes' stores visible to each other (hs_copy_sync)
+   or to the host (the fence before the request is published).  */
+
+#define HS_BATCH 8
 
 static void
-hs_copy_in (volatile unsigned char *dst, const unsigned char *src, size_t n)
+hs_copy_in (volatile unsigned char *dst, const unsigned char *src, size_t n,
+	    unsigned lane, unsigned nlanes)
 {
-  size_t i, w;
+  size_t i, k, w;
   for (; n && ((uintptr_t) dst & 7); n--)
-    *dst++ = *src++;
+    HS_ST8 (dst++, *src++);
   w = n / 8;
-  for (i = 0; i < w; i++)
-    {
-      uint64_t v;
-      __builtin_memcpy (&v, src + 8 * i, 8);
-      ((volatile uint64_t *) dst)[i] = v;
-    }
+  if (((uintptr_t) src & 7) == 0)
+    for (k = lane; k < w; k += nlanes)
+      HS_ST64 ((volatile uint64_t *) dst + k, ((const uint64_t *) src)[k]);
+  else
+    for (k = lane; k < w; k += nlanes)
+      {
+	uint64_t v;
+	__builtin_memcpy (&v, src + 8 * k, 8);
+	HS_ST64 ((volatile uint64_t *) dst + k, v);
+      }
   for (i = 8 * w; i < n; i++)
-    dst[i] = src[i];
+    HS_ST8 (dst + i, src[i]);
 }
 
 static void
-hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n)
+hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
+	     unsigned lane, unsigned nlanes)
 {
-  size_t i, w;
+  size_t i, k, w;
+  const volatile uint64_t *s;
   for (; n && ((uintptr_t) src & 7); n--)
-    *dst++ = *src++;
+    *dst++ = HS_LD8 (src++);
   w = n / 8;
-  for (i = 0; i < w; i++)
+  s = (const volatile uint64_t *) src;
+  for (k = lane; k + (HS_BATCH - 1) * (size_t) nlanes < w;
+       k += HS_BATCH * (size_t) nlanes)
     {
-      uint64_t v = ((const volatile uint64_t *) src)[i];
-      __builtin_memcpy (dst + 8 * i, &v, 8);
+      uint64_t v[HS_BATCH];
+      int j;
+      /* All the loads first, unrolled: each is issued before any result
+	 is needed.  */
+#pragma GCC unroll 8
+      for (j = 0; j < HS_BATCH; j++)
+	v[j] = HS_LD64 (s + k + j * (size_t) nlanes);
+      if (((uintptr_t) dst & 7) == 0)
+	{
+#pragma GCC unroll 8
+	  for (j = 0; j < HS_BATCH; j++)
+	    ((uint64_t *) dst)[k + j * (size_t) nlanes] = v[j];
+	}
+      else
+	for (j = 0; j < HS_BATCH; j++)
+	  __builtin_memcpy (dst + 8 * (k + j * (size_t) nlanes), &v[j], 8);
+    }
+  for (; k < w; k += nlanes)
+    {
+      uint64_t v = HS_LD64 (s + k);
+      __builtin_memcpy (dst + 8 * k, &v, 8);
     }
   for (i = 8 * w; i < n; i++)
-    dst[i] = src[i];
+    dst[i] = HS_LD8 (src + i);
 }
 
 /* Port locks: atomics on the device's array of struct gomp_hs_port_state,
@@ -184,18 +234,18 @@ hs_round (volatile struct gomp_hs_port *p, uint32_t seq, uint32_t *info,
 static void
 hs_gather (volatile unsigned char *buf, uint64_t off, uint64_t n,
 	   const unsigned char *in, uint64_t in_len,
-	   const unsigned char *in2)
+	   const unsigned char *in2, unsigned lane, unsigned nlanes)
 {
   if (off < in_len)
     {
       uint64_t a = in_len - off < n ? in_len - off : n;
-      hs_copy_in (buf, in + off, a);
+      hs_copy_in (buf, in + off, a, lane, nlanes);
       buf += a;
       off += a;
       n -= a;
     }
   if (n)
-    hs_copy_in (buf, in2 + (off - in_len), n);
+    hs_copy_in (buf, in2 + (off - in_len), n, lane, nlanes);
 }
 
 static inline void
@@ -203,12 +253,13 @@ hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
 		const int64_t args[4], uint64_t len, uint64_t total)
 {
   int k;
-  p->req.op = op;
-  p->req.flags = flags;
+  HS_ST32 (&p->req.op, op);
+  HS_ST32 (&p->req.flags, flags);
   for (k = 0; k < 4; k++)
-    p->req.arg[k] = args ? args[k] : 0;
-  p->req.len = len;
-  p->req.total = total;
+    HS_ST64 ((volatile uint64_t *) &p->req.arg[k],
+	     (uint64_t) (args ? args[k] : 0));
+  HS_ST64 (&p->req.len, len);
+  HS_ST64 (&p->req.total, total);
 }
 
 /* The whole call OP on port I of D, whose lock the caller holds: see
@@ -228,13 +279,22 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
   uint32_t seq = ps[i].seq;
   uint64_t total = in_len + in2_len;
   int64_t ret;
+  unsigned lane, nlanes;
+
+  hs_copy_share (&lane, &nlanes);
 
   /* Input rounds.  */
   for (;;)
     {
       uint64_t n = total - sent < bufsz ? total - sent : bufsz;
       if (n)
-	hs_gather (buf, sent, n, in, in_len, in2);
+	{
+	  hs_gather (buf, sent, n, in, in_len, in2, lane, nlanes);
+	  /* Every lane's share is in the region before the request is
+	     published.  */
+	  if (nlanes > 1)
+	    hs_copy_sync (1);
+	}
       hs_put_request (p, op, flags, args, n, total);
       hs_round (p, ++seq, &info, &ret);
       sent += n;
@@ -260,7 +320,10 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
       if (got < out_cap)
 	{
 	  uint64_t c = out_cap - got < m ? out_cap - got : m;
-	  hs_copy_out ((unsigned char *) out + got, buf, c);
+	  hs_copy_out ((unsigned char *) out + got, buf, c, lane, nlanes);
+	  /* Every lane sees what the others copied.  */
+	  if (nlanes > 1)
+	    hs_copy_sync (0);
 	  got += c;
 	}
       if (!(GOMP_HS_INFO_FLAGS (info) & GOMP_HS_REP_MORE_OUT))

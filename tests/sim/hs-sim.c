@@ -287,6 +287,57 @@ test_clients (unsigned nclients, unsigned ports, unsigned buf, size_t bytes)
   free (w);
 }
 
+/* The copies between a caller's memory and a port buffer, shared by the
+   lanes of a warp: run every lane's share in turn, as a warp's lanes
+   would together, and check that the lanes between them copy every byte
+   exactly and touch nothing else, for all alignments and many lengths.  */
+
+static void
+test_copy_lanes (void)
+{
+  static unsigned char region[2048] __attribute__ ((aligned (64)));
+  static unsigned char mem[2048];
+  unsigned nl[] = { 1, 2, 3, 32 };
+  unsigned bad = 0, cases = 0;
+  size_t n, off, moff, i;
+  unsigned k, lane;
+  for (k = 0; k < sizeof nl / sizeof nl[0]; k++)
+    for (n = 0; n < 1100; n += n < 80 ? 1 : 37)
+      for (off = 0; off < 16; off++)
+	for (moff = 0; moff < 9; moff += 4)
+	  {
+	    /* Out of the region.  */
+	    for (i = 0; i < sizeof region; i++)
+	      region[i] = pattern_byte (1, i);
+	    memset (mem, 0xa5, sizeof mem);
+	    for (lane = 0; lane < nl[k]; lane++)
+	      hs_copy_out (mem + moff, region + off, n, lane, nl[k]);
+	    for (i = 0; i < sizeof mem; i++)
+	      if (mem[i] != (i >= moff && i < moff + n
+			     ? pattern_byte (1, off + i - moff) : 0xa5))
+		{
+		  bad++;
+		  break;
+		}
+	    /* Into the region.  */
+	    for (i = 0; i < sizeof mem; i++)
+	      mem[i] = pattern_byte (2, i);
+	    memset (region, 0x5a, sizeof region);
+	    for (lane = 0; lane < nl[k]; lane++)
+	      hs_copy_in (region + off, mem + moff, n, lane, nl[k]);
+	    for (i = 0; i < sizeof region; i++)
+	      if (region[i] != (i >= off && i < off + n
+				? pattern_byte (2, moff + i - off) : 0x5a))
+		{
+		  bad++;
+		  break;
+		}
+	    cases += 2;
+	  }
+  check (bad == 0, "copies shared by 1, 2, 3 and 32 lanes: %u of %u cases"
+	 " wrong", bad, cases);
+}
+
 /* Two images loaded on one device: each has its own __gomp_host_service,
    but both describe the device's one region and its one set of port
    locks, as the plugin fills them in.  Clients of both at once must never
@@ -1447,6 +1498,7 @@ main (int argc, char **argv)
   test_clients (64, 16, 256, 64 << 10);
   test_clients (512, 64, 128, 8 << 10);
   test_clients (512, 1, 64, 1 << 10);
+  test_copy_lanes ();
   test_two_images ();
   test_kernel_churn (8, max >= ((size_t) 64 << 20) ? 2500 : 500);
   test_errno_on_failure ();

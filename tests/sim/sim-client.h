@@ -30,6 +30,13 @@ static __thread unsigned long sim_region_loads, sim_region_waits;
 #define hs_lanes() 1u
 #define hs_lane_index() 0u
 #define hs_vote(P) ((P) != 0)
+#define hs_copy_share(L, N) (*(L) = 0, *(N) = 1)
+#define HS_LD8(P) (*(const volatile uint8_t *) (P))
+#define HS_LD64(P) (*(const volatile uint64_t *) (P))
+#define HS_ST8(P, V) (*(volatile uint8_t *) (P) = (V))
+#define HS_ST32(P, V) (*(volatile uint32_t *) (P) = (V))
+#define HS_ST64(P, V) (*(volatile uint64_t *) (P) = (V))
+#define hs_copy_sync(HOST) ((void) (HOST))
 
 
 static inline void

@@ -67,17 +67,75 @@ struct gomp_hs_device __gomp_host_service = {
   .stack = HS_DEVICE_STACK
 };
 
+/* Accesses to the region: ld.volatile and st.volatile, which no cache
+   keeps (GCC emits plain ld and st for C's volatile, and a plain load
+   may be served from a stale L1 line).  */
+
+static inline uint8_t
+hs_ld8 (const volatile void *p)
+{
+  uint32_t v;
+  __asm__ volatile ("ld.volatile.u8 %0, [%1];" : "=r" (v) : "r" (p)
+		    : "memory");
+  return v;
+}
+
+static inline uint32_t
+hs_ld32 (const volatile void *p)
+{
+  uint32_t v;
+  __asm__ volatile ("ld.volatile.u32 %0, [%1];" : "=r" (v) : "r" (p)
+		    : "memory");
+  return v;
+}
+
+static inline uint64_t
+hs_ld64 (const volatile void *p)
+{
+  uint64_t v;
+  __asm__ volatile ("ld.volatile.u64 %0, [%1];" : "=r" (v) : "r" (p)
+		    : "memory");
+  return v;
+}
+
+static inline void
+hs_st8 (volatile void *p, uint32_t v)
+{
+  __asm__ volatile ("st.volatile.u8 [%0], %1;" : : "r" (p), "r" (v)
+		    : "memory");
+}
+
+static inline void
+hs_st32 (volatile void *p, uint32_t v)
+{
+  __asm__ volatile ("st.volatile.u32 [%0], %1;" : : "r" (p), "r" (v)
+		    : "memory");
+}
+
+static inline void
+hs_st64 (volatile void *p, uint64_t v)
+{
+  __asm__ volatile ("st.volatile.u64 [%0], %1;" : : "r" (p), "r" (v)
+		    : "memory");
+}
+
+#define HS_LD8(P) hs_ld8 (P)
+#define HS_LD64(P) hs_ld64 (P)
+#define HS_ST8(P, V) hs_st8 ((P), (V))
+#define HS_ST32(P, V) hs_st32 ((P), (V))
+#define HS_ST64(P, V) hs_st64 ((P), (V))
+
 static inline void
 hs_publish (volatile uint32_t *w, uint32_t v)
 {
   __asm__ volatile ("membar.sys;" : : : "memory");
-  *w = v;
+  hs_st32 (w, v);
 }
 
 static inline uint32_t
 hs_poll (volatile uint32_t *w)
 {
-  return *w;
+  return hs_ld32 (w);
 }
 
 static inline void
@@ -148,6 +206,39 @@ hs_client_start (void)
   __asm__ ("mov.u32 %0, %%ntid.y;" : "=r" (ntid_y));
   __asm__ ("mov.u32 %0, %%tid.y;" : "=r" (tid_y));
   return (ctaid * ntid_y + tid_y) * 33 + hs_lane_index ();
+}
+
+/* Under -muniform-simt, outside SIMT regions, the 32 lanes of the warp
+   make the call as one thread: they share its copies.  */
+
+static inline void
+hs_copy_share (unsigned *lane, unsigned *nlanes)
+{
+  if (gomp_nvptx_warp_is_thread ())
+    {
+      *lane = gomp_nvptx_laneid ();
+      *nlanes = 32;
+    }
+  else
+    {
+      *lane = 0;
+      *nlanes = 1;
+    }
+}
+
+/* Each lane fences its own stores (towards the host if HOST), then the
+   warp synchronizes, which orders every lane's stores before what any
+   lane does next (the publication of the request, the use of the data
+   copied out).  */
+
+static inline void
+hs_copy_sync (int host)
+{
+  if (host)
+    __asm__ volatile ("membar.sys;" : : : "memory");
+  else
+    __asm__ volatile ("membar.cta;" : : : "memory");
+  __asm__ volatile ("bar.warp.sync 0xffffffff;" : : : "memory");
 }
 
 #include "host-service-client.h"

@@ -116,6 +116,22 @@ hs_usable (const struct gomp_hs_device *d)
 
 #define HS_BATCH 8
 
+/* Store V at P, which may be misaligned, without taking V's address (the
+   batch of loads below stays in registers).  */
+
+static inline void
+hs_put64 (unsigned char *p, uint64_t v)
+{
+  if (((uintptr_t) p & 7) == 0)
+    *(uint64_t *) p = v;
+  else
+    {
+      int b;
+      for (b = 0; b < 8; b++)
+	p[b] = (unsigned char) (v >> (8 * b));
+    }
+}
+
 static void
 hs_copy_in (volatile unsigned char *dst, const unsigned char *src, size_t n,
 	    unsigned lane, unsigned nlanes)
@@ -158,21 +174,12 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
 #pragma GCC unroll 8
       for (j = 0; j < HS_BATCH; j++)
 	v[j] = HS_LD64 (s + k + j * (size_t) nlanes);
-      if (((uintptr_t) dst & 7) == 0)
-	{
 #pragma GCC unroll 8
-	  for (j = 0; j < HS_BATCH; j++)
-	    ((uint64_t *) dst)[k + j * (size_t) nlanes] = v[j];
-	}
-      else
-	for (j = 0; j < HS_BATCH; j++)
-	  __builtin_memcpy (dst + 8 * (k + j * (size_t) nlanes), &v[j], 8);
+      for (j = 0; j < HS_BATCH; j++)
+	hs_put64 (dst + 8 * (k + j * (size_t) nlanes), v[j]);
     }
   for (; k < w; k += nlanes)
-    {
-      uint64_t v = HS_LD64 (s + k);
-      __builtin_memcpy (dst + 8 * k, &v, 8);
-    }
+    hs_put64 (dst + 8 * k, HS_LD64 (s + k));
   for (i = 8 * w; i < n; i++)
     dst[i] = HS_LD8 (src + i);
 }

@@ -35,13 +35,13 @@ for ml in "" mgomp/; do
   fi
   # Copies out of the region issue their loads in batches of 8, and the
   # reply is polled with loads no cache keeps.
-  if awk '/ld\.volatile\.u64/ { if (++run == 8) { ok = 1; exit } next }
-	  /ld\.|st\.|call/ { run = 0 } END { exit !ok }' "$d/hs_call2.ptx"; then
+  if awk '/^ld\.volatile\.u64/ { if (++run == 8) { ok = 1; exit } next }
+	  /^(ld|st)\.|call/ { run = 0 } END { exit !ok }' "$d/hs_call2.ptx"; then
     echo "PASS: device-lanes: ${ml:-default/}copies out of the region: 8 loads in flight"
   else
     echo "FAIL: device-lanes: ${ml:-default/}no batch of 8 region loads in hs_call2"
   fi
-  if grep -q 'ld\.volatile\.u32' "$d/hs_call2.ptx"; then
+  if grep -q 'ld\.volatile\.u32' "$d/host-service.o"; then
     echo "PASS: device-lanes: ${ml:-default/}the reply is polled with ld.volatile"
   else
     echo "FAIL: device-lanes: ${ml:-default/}the poll of the reply is not ld.volatile"

@@ -1,33 +1,72 @@
-/* Host services on a real GPU: round-trip latency and streaming
-   throughput of calls from a target region, each as a ratio to a
-   baseline measured in the same run:
+/* Host services on a real GPU: what calls from target regions cost.  Run
+   by bench/gpu-check.sh with OMP_TARGET_OFFLOAD=mandatory, next to
+   bench/gpu-baseline.c (the physical limits, measured in the same run)
+   and, when built, the same workload under LLVM (bench/gpu-check.sh
+   prints the ratios).  Prints one "bench: WHAT VALUE UNIT" line per
+   figure:
 
-   latency     one lseek from the device, against launching an empty
-	       target region (the least a device->host->device trip through
-	       the CUDA runtime costs);
-   throughput  writing 64 MiB from the device to /dev/null, against
-	       omp_target_memcpy of the same bytes from the device.
+     null-call 1 thread         round trip of an lseek on /dev/null from
+				one device thread (us per call);
+     null-call 1 warp/SM        the same from one thread per multiprocessor
+				at once (us per call, and calls/s in all);
+     null-call all SMs          from 8 OpenMP threads per multiprocessor;
+     fprintf lines/s            unbuffered fprintf of short lines from 8
+				threads per multiprocessor at once, to a
+				file on tmpfs;
+     fwrite MB/s, fread MB/s    one 256 MiB fwrite from device memory to a
+				file on tmpfs, and its fread back;
+     empty target region        the launch of an empty region of this
+				image (which uses host services; us).
 
-   Run by bench/gpu-check.sh with OMP_TARGET_OFFLOAD=mandatory.  */
+   Usage: gpu-bench [SMS [DIR]]  (SMS: multiprocessors, default 132; DIR:
+   where the files go, default /dev/shm).  */
 
 #include <fcntl.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define CALLS 2000
-#define BYTES ((size_t) 64 << 20)
+#define LINES 200
+#define BIG ((size_t) 256 << 20)
+
+#pragma omp declare target
+static int fd_null;
+#pragma omp end declare target
+
+static double
+null_calls (int teams, int threads, int calls, int *bad)
+{
+  double t0 = omp_get_wtime ();
+  int b = 0;
+#pragma omp target teams num_teams(teams) thread_limit(threads) \
+		   map(tofrom: b) firstprivate(calls)
+#pragma omp parallel num_threads(threads) reduction(+: b)
+  for (int i = 0; i < calls; i++)
+    if (lseek (fd_null, 0, SEEK_SET) != 0)
+      b++;
+  *bad += b;
+  return omp_get_wtime () - t0;
+}
 
 int
-main (void)
+main (int argc, char **argv)
 {
-  int dev = omp_get_default_device (), host = omp_get_initial_device ();
-  int on_host = 1, fd = -1, bad = 0;
-  double t0, empty, call, wr, cp;
-  char *hbuf = malloc (BYTES);
-  void *dbuf = omp_target_alloc (BYTES, dev);
-  long wrote = -1;
+  int sms = argc > 1 ? atoi (argv[1]) : 132;
+  const char *dir = argc > 2 ? argv[2] : "/dev/shm";
+  int dev = omp_get_default_device ();
+  int on_host = 1, bad = 0, fd = -1;
+  double t0, empty, t;
+  char lines_path[512], big_path[512];
+  char *dbuf;
+  long wrote = -1, got = -1, nlines = 0;
+
+  snprintf (lines_path, sizeof lines_path, "%s/hs-bench-lines-%d.txt", dir,
+	    (int) getpid ());
+  snprintf (big_path, sizeof big_path, "%s/hs-bench-big-%d.bin", dir,
+	    (int) getpid ());
 
   /* Warm up: first launch, first call.  */
 #pragma omp target map(from: on_host, fd)
@@ -35,46 +74,112 @@ main (void)
     on_host = omp_is_initial_device ();
     fd = open ("/dev/null", O_WRONLY);
   }
-  if (on_host || fd < 0 || dbuf == NULL)
+  if (on_host || fd < 0)
     {
-      printf ("gpu-bench: not on a GPU (on_host=%d fd=%d)\n", on_host, fd);
+      printf ("bench: not on a GPU (on_host=%d fd=%d)\n", on_host, fd);
       return 1;
     }
+  fd_null = fd;
+#pragma omp target update to(fd_null)
 
   t0 = omp_get_wtime ();
-  for (int i = 0; i < 100; i++)
+  for (int i = 0; i < 200; i++)
     {
 #pragma omp target
       ;
     }
-  empty = (omp_get_wtime () - t0) / 100;
+  empty = (omp_get_wtime () - t0) / 200;
+  printf ("bench: empty target region %.2f us\n", empty * 1e6);
 
+  t = null_calls (1, 1, CALLS, &bad) - empty;
+  printf ("bench: null-call 1 thread %.3f us\n", t / CALLS * 1e6);
+  t = null_calls (sms, 1, CALLS, &bad) - empty;
+  printf ("bench: null-call 1 warp/SM %.3f us\n", t / CALLS * 1e6);
+  printf ("bench: null-call 1 warp/SM rate %.0f calls/s\n",
+	  (double) sms * CALLS / t);
+  t = null_calls (sms, 8, CALLS / 4, &bad) - empty;
+  printf ("bench: null-call all SMs %.3f us\n", t / (CALLS / 4) * 1e6);
+  printf ("bench: null-call all SMs rate %.0f calls/s\n",
+	  (double) sms * 8 * (CALLS / 4) / t);
+
+  /* fprintf: each team opens the file for appending, unbuffered, and its
+     threads share the stream.  */
+  close (open (lines_path, O_CREAT | O_TRUNC | O_WRONLY, 0644));
   t0 = omp_get_wtime ();
-#pragma omp target map(tofrom: bad)
-  for (int i = 0; i < CALLS; i++)
-    if (lseek (fd, 0, SEEK_SET) != 0)
+#pragma omp target teams num_teams(sms) thread_limit(8) \
+		   map(to: lines_path) map(tofrom: bad)
+  {
+    FILE *f = fopen (lines_path, "a");
+    if (f == NULL)
       bad++;
-  call = (omp_get_wtime () - t0 - empty) / CALLS;
+    else
+      {
+	setvbuf (f, NULL, _IONBF, 0);
+#pragma omp parallel num_threads(8)
+	for (int i = 0; i < LINES; i++)
+	  fprintf (f, "team %d thread %d line %d value %.3f\n",
+		   omp_get_team_num (), omp_get_thread_num (), i, i * 0.5);
+	fclose (f);
+      }
+  }
+  t = omp_get_wtime () - t0 - empty;
+  {
+    FILE *f = fopen (lines_path, "r");
+    char line[128];
+    while (f && fgets (line, sizeof line, f))
+      nlines += strncmp (line, "team ", 5) == 0;
+    if (f)
+      fclose (f);
+    unlink (lines_path);
+  }
+  printf ("bench: fprintf lines/s %.0f lines/s (%ld of %ld lines)\n",
+	  nlines / t, nlines, (long) sms * 8 * LINES);
+  if (nlines != (long) sms * 8 * LINES)
+    bad++;
 
+  /* 256 MiB out and back.  */
+  dbuf = omp_target_alloc (BIG, dev);
+  if (dbuf == NULL)
+    return 1;
+#pragma omp target teams distribute parallel for is_device_ptr(dbuf)
+  for (size_t i = 0; i < BIG; i++)
+    dbuf[i] = (char) (i * 7);
   t0 = omp_get_wtime ();
-#pragma omp target is_device_ptr(dbuf) map(from: wrote)
-  wrote = write (fd, dbuf, BYTES);
-  wr = omp_get_wtime () - t0 - empty;
-
+#pragma omp target is_device_ptr(dbuf) map(to: big_path) map(from: wrote)
+  {
+    FILE *f = fopen (big_path, "w");
+    wrote = f ? (long) fwrite (dbuf, 1, BIG, f) : -1;
+    if (f)
+      fclose (f);
+  }
+  t = omp_get_wtime () - t0 - empty;
+  printf ("bench: fwrite MB/s %.1f MB/s (%ld bytes)\n", BIG / t / 1e6, wrote);
+#pragma omp target teams distribute parallel for is_device_ptr(dbuf)
+  for (size_t i = 0; i < BIG; i++)
+    dbuf[i] = 0;
   t0 = omp_get_wtime ();
-  omp_target_memcpy (hbuf, dbuf, BYTES, 0, 0, host, dev);
-  cp = omp_get_wtime () - t0;
-
-#pragma omp target
-  close (fd);
-
-  printf ("gpu-bench: empty target region %.1f us\n", empty * 1e6);
-  printf ("gpu-bench: latency: lseek from the device %.2f us; ratio to an"
-	  " empty region %.3f\n", call * 1e6, call / empty);
-  printf ("gpu-bench: throughput: write of %zu bytes %.1f MB/s;"
-	  " omp_target_memcpy %.1f MB/s; ratio %.3f\n", BYTES,
-	  BYTES / wr / 1e6, BYTES / cp / 1e6, cp / wr);
-  free (hbuf);
+#pragma omp target is_device_ptr(dbuf) map(to: big_path) map(from: got)
+  {
+    FILE *f = fopen (big_path, "r");
+    got = f ? (long) fread (dbuf, 1, BIG, f) : -1;
+    if (f)
+      fclose (f);
+  }
+  t = omp_get_wtime () - t0 - empty;
+  printf ("bench: fread MB/s %.1f MB/s (%ld bytes)\n", BIG / t / 1e6, got);
+  {
+    long wrong = 0;
+#pragma omp target teams distribute parallel for is_device_ptr(dbuf) \
+		   reduction(+: wrong)
+    for (size_t i = 0; i < BIG; i++)
+      wrong += dbuf[i] != (char) (i * 7);
+    if (wrong)
+      printf ("bench: fread: %ld bytes wrong\n", wrong);
+    bad += wrong != 0;
+  }
+  unlink (big_path);
   omp_target_free (dbuf, dev);
-  return bad != 0 || wrote != (long) BYTES;
+#pragma omp target
+  close (fd_null);
+  return bad != 0 || wrote != (long) BIG || got != (long) BIG;
 }

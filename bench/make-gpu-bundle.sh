@@ -20,8 +20,11 @@ for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
   test -z "$opts" || flags=$opts
   # shellcheck disable=SC2086
   "$stage/bin/gomp-gcc" $flags "$src" -o "$bundle/tests/$name.exe" -lm
+  # dg-output: Tcl strings of regular expressions, matched in order as
+  # one; undo Tcl's backslash substitution where a Perl regex differs.
   sed -n 's/.*{ dg-output "\(.*\)" }.*/\1/p' "$src" \
-    | sed -e 's/\\r?\\n//g' -e 's/\\\\|/|/g' > "$bundle/tests/$name.expect"
+    | sed -e 's/\\\[/[/g' -e 's/\\\]/]/g' -e 's/\\\\/\\/g' | tr -d '\n' \
+    > "$bundle/tests/$name.expect"
   test -s "$bundle/tests/$name.expect" || rm -f "$bundle/tests/$name.expect"
 done
 # tests/offload: an executable and a shared library offloading at once,
@@ -39,5 +42,25 @@ printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
   "$top/tests/offload/hs-stdio-calls.c" -o "$bundle/hs-stdio-calls.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
+# The benchmark's baselines: the physical limits through the CUDA driver
+# API (PTX from nvcc), and launches of an image without host services
+# under this libgomp and under Debian's own (stock-lib/).
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if test -x "$cuda/bin/nvcc"; then
+  "$cuda/bin/nvcc" -ptx -arch=sm_90 -o "$bundle/gpu-baseline.ptx" \
+    "$top/bench/gpu-baseline.cu"
+  ${HOST_CC:-gcc-12} -O2 -I"$cuda/include" -o "$bundle/gpu-baseline.exe" \
+    "$top/bench/gpu-baseline.c" -L"$cuda/lib64/stubs" -lcuda -pthread
+else
+  echo "[gpu-bundle] no nvcc in $cuda: no physical baselines"
+fi
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/bench/gpu-launch.c" -o "$bundle/gpu-launch.exe"
+${HOST_CC:-gcc-12} -O2 -fopenmp -foffload=nvptx-none \
+  -foffload-options=nvptx-none=-misa=${GOMP_GCC_PTX_ISA:-sm_80} \
+  "$top/bench/gpu-launch.c" -o "$bundle/gpu-launch-stock.exe" 2>/dev/null
+mkdir -p "$bundle/stock-lib"
+cp -L /usr/lib/x86_64-linux-gnu/libgomp.so.1 \
+  /usr/lib/x86_64-linux-gnu/libgomp-plugin-nvptx.so.1 "$bundle/stock-lib/"
 cp "$top/bench/gpu-check.sh" "$bundle/"
 echo "[gpu-bundle] $bundle: $(ls "$bundle/tests"/*.exe | wc -l) programs; run $bundle/gpu-check.sh on a GPU machine"

@@ -31,18 +31,21 @@
    RSS.  Sampled with the descriptor count every 100 ms (VmRSS of
    /proc/self/status, entries of /proc/self/fd).  Buffers of 32 KiB and
    more are mmapped and unmapped by malloc (M_MMAP_THRESHOLD is fixed,
-   so malloc does not raise it and keep them), so the samples are the
-   memory in use at that moment: what everything permanent uses, plus the
+   so malloc does not raise it and keep them), so a sample is the memory
+   in use at that moment: what everything permanent uses, plus the
    buffers of the calls in flight at that instant, which come and go (up
    to 512 clients with a call of up to 1 MiB each, and the server's
-   staging).  So RSS is judged by its floor: the least sample of each
-   quarter of the phase after the first 10 % of its calls (warm-up:
-   threads, arenas, workers, port buffers).  "Flat" is: the floor of the
-   last quarter is at most 8 MiB + 2 % above the floor of the first.  A
-   leak of 32 bytes per call over 500000 calls is 16 MiB, past that; the
-   8 MiB allow for malloc's arenas settling (512 threads share 16 of
-   them).  A phase too short for 8 samples after warm-up reports RSS
-   without judging it.
+   staging): tens of MiB of noise.  So RSS is judged by its floor, over
+   the steady state: from 10 % of the phase's calls on (warm-up: thread
+   stacks, malloc arenas, workers, port buffers) until the first client
+   finishes (a finished client's thread gives memory back, which would
+   hide growth).  "Flat" is: the least sample of the last quarter of
+   that window is at most 8 MiB + 2 % above the least sample of the
+   first quarter.  A leak of 32 bytes per call, over the 200000 calls or
+   so of the window of a 500000-call phase, is 6 MiB at the least
+   sample, and more than 8 MiB over the whole window; 8 MiB allow for
+   malloc's arenas settling (512 threads share 16 of them).  A window
+   shorter than 8 samples reports RSS without judging it.
 
    Usage: hs-soak [CALLS [CLIENTS]]   (defaults 1000000 and 512)
    Environment: TMPDIR (where the files go), HS_SOAK_SEED.  Prints
@@ -182,6 +185,8 @@ struct client
 };
 
 static volatile unsigned long calls_done;
+/* Clients that have not finished yet.  */
+static volatile unsigned clients_running;
 
 static uint64_t
 rnd (struct client *c)
@@ -664,6 +669,7 @@ client_fn (void *arg)
   r = call (c, GOMP_HS_OP_CLOSE, c->fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   if (r != 0)
     fail (c, "last close: %lld, errno %d", (long long) r, err);
+  __atomic_fetch_sub (&clients_running, 1, __ATOMIC_RELAXED);
   return NULL;
 }
 
@@ -724,6 +730,7 @@ struct sample
 {
   double t;
   unsigned long calls;
+  unsigned running;
   long rss;
   int fds;
 };
@@ -747,6 +754,7 @@ sampler_fn (void *arg)
 	  struct sample *s = &samples[nsamples];
 	  s->t = now ();
 	  s->calls = __atomic_load_n (&calls_done, __ATOMIC_RELAXED);
+	  s->running = __atomic_load_n (&clients_running, __ATOMIC_RELAXED);
 	  s->rss = rss_kib ();
 	  s->fds = count_fds ();
 	  if (s->t >= next)
@@ -778,14 +786,15 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
   unsigned long long served;
   uint64_t wr = 0, rd = 0, hc = 0;
   unsigned long nw = 0, nr = 0, nrot = 0, total = 0;
-  int first, k, q;
-  long floor_first = -1, floor_last = -1, rss_max = 0, rss_start;
+  int first, last, k, q;
+  long floor_first = -1, floor_last = -1, rss_max = 0;
 
   fds_before = count_fds ();
   calls_done = 0;
   nsamples = 0;
   sampler_stop = 0;
   sampler_buf = buf;
+  clients_running = nclients;
   sim_start (&s, 64, buf, "all");
   pthread_create (&st, NULL, sampler_fn, NULL);
   t0 = now ();
@@ -858,14 +867,18 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
 	 " server holds %u device fds", buf, fds_before, fds_before,
 	 open_after);
 
-  /* RSS: floors of the quarters after warm-up.  */
+  /* RSS: floors of the quarters of the steady state, from 10 % of the
+     calls on until the first client finishes (a finished client's
+     thread gives its memory back, which would hide growth).  */
   for (first = 0; first < nsamples; first++)
     if (samples[first].calls >= calls / 10)
       break;
-  rss_start = first < nsamples ? samples[first].rss : -1;
-  if (nsamples - first >= 8)
+  for (last = first; last < nsamples; last++)
+    if (samples[last].running < nclients)
+      break;
+  if (last - first >= 8)
     {
-      int n = nsamples - first;
+      int n = last - first;
       for (q = 0; q < 4; q++)
 	{
 	  long fl = -1;
@@ -877,13 +890,16 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
 	  if (q == 3)
 	    floor_last = fl;
 	}
-      for (k = first; k < nsamples; k++)
+      for (k = first; k < last; k++)
 	if (samples[k].rss > rss_max)
 	  rss_max = samples[k].rss;
-      printf ("soak: [%u] RSS after warm-up (%d samples): %.1f MiB at the"
-	      " start, floor %.1f MiB in the first quarter, %.1f MiB in the"
-	      " last, peak %.1f MiB\n", buf, n, rss_start / 1024.0,
-	      floor_first / 1024.0, floor_last / 1024.0, rss_max / 1024.0);
+      printf ("soak: [%u] RSS while all %u clients run, from %lu to %lu"
+	      " calls (%.1f s, %d samples): floor %.1f MiB in the first"
+	      " quarter, %.1f MiB in the last; %.1f MiB at the start, peak"
+	      " %.1f MiB\n", buf, nclients, samples[first].calls,
+	      samples[last - 1].calls, samples[last - 1].t - samples[first].t,
+	      n, floor_first / 1024.0, floor_last / 1024.0,
+	      samples[first].rss / 1024.0, rss_max / 1024.0);
       check (floor_last <= floor_first + 8192 + floor_first / 50,
 	     "[%u] RSS flat: floor %+.1f MiB from the first quarter to the"
 	     " last (tolerance 8 MiB + 2 %%)", buf,
@@ -891,8 +907,10 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
     }
   else
     printf ("soak: [%u] RSS %.1f MiB; run too short to judge its trend (%d"
-	    " samples after warm-up)\n", buf, rss_kib () / 1024.0,
-	    nsamples - first);
+	    " samples while all clients ran after warm-up)\n", buf,
+	    rss_kib () / 1024.0, last - first);
+  printf ("soak: [%u] RSS %.1f MiB once the server is gone\n", buf,
+	  rss_kib () / 1024.0);
   free (cl);
   free (t);
 }

@@ -17,11 +17,12 @@
        no device descriptor left;
      - the process's resident memory is flat: see RSS below.
 
-   Calls per client: write (append), lseek + read at a random offset,
-   lseek, fstat, stat, open + read + close of a second descriptor, host
-   call, clock_gettime, isatty, access, rename there and back, and now
-   and then close + unlink + open of a new file (and always when the file
-   would pass 1 MiB), after reading the whole file back.  Sizes of
+   The calls, made by each client until the phase's calls are made:
+   write (append), lseek + read at a random offset, lseek, fstat, stat,
+   open + read + close of a second descriptor, host call, clock_gettime,
+   isatty, access, rename there and back, and now and then close +
+   unlink + open of a new file (and always when the file would pass
+   1 MiB), after reading the whole file back.  Sizes of
    writes, reads and host-call buffers are 0 to 512 bytes (70 %), to
    64 KiB (29 %) or to 1 MiB (1 %).
 
@@ -39,13 +40,14 @@
    the steady state: from 10 % of the phase's calls on (warm-up: thread
    stacks, malloc arenas, workers, port buffers) until the first client
    finishes (a finished client's thread gives memory back, which would
-   hide growth).  "Flat" is: the least sample of the last quarter of
-   that window is at most 8 MiB + 2 % above the least sample of the
-   first quarter.  A leak of 32 bytes per call, over the 200000 calls or
-   so of the window of a 500000-call phase, is 6 MiB at the least
-   sample, and more than 8 MiB over the whole window; 8 MiB allow for
-   malloc's arenas settling (512 threads share 16 of them).  A window
-   shorter than 8 samples reports RSS without judging it.
+   hide growth; clients take no new operation once the phase's calls are
+   made, so they all run until then).  "Flat" is: the least sample of
+   the last quarter of that window is at most 8 MiB + 2 % above the least
+   sample of the first quarter.  Those two samples are at least half
+   the window apart, some 225000 calls of a 500000-call phase: a leak of
+   48 bytes or more per call fails.  The 8 MiB allow for malloc's arenas
+   settling (512 threads share 16 of them) and workers started late.  A
+   window shorter than 8 samples reports RSS without judging it.
 
    Usage: hs-soak [CALLS [CLIENTS]]   (defaults 1000000 and 512)
    Environment: TMPDIR (where the files go), HS_SOAK_SEED.  Prints
@@ -169,7 +171,7 @@ struct client
   struct sim *s;
   unsigned id;
   uint64_t rng;
-  unsigned long quota, calls;
+  unsigned long calls;
   char path[300], path2[310];
   int64_t fd;
   uint32_t epoch, writes, hcalls;
@@ -187,6 +189,9 @@ struct client
 static volatile unsigned long calls_done;
 /* Clients that have not finished yet.  */
 static volatile unsigned clients_running;
+/* Clients start no new operation once CALLS_DONE has reached this, so
+   that they all run until the end of the phase.  */
+static unsigned long calls_budget;
 
 static uint64_t
 rnd (struct client *c)
@@ -642,7 +647,8 @@ client_fn (void *arg)
   snprintf (c->path2, sizeof c->path2, "%s/c%u.moved", scratch, c->id);
   unlink (c->path);
   open_new (c);
-  while (!c->failed && c->calls < c->quota)
+  while (!c->failed
+	 && __atomic_load_n (&calls_done, __ATOMIC_RELAXED) < calls_budget)
     {
       unsigned r100 = rnd (c) % 100;
       if (r100 < 30)
@@ -795,6 +801,7 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
   sampler_stop = 0;
   sampler_buf = buf;
   clients_running = nclients;
+  calls_budget = calls;
   sim_start (&s, 64, buf, "all");
   pthread_create (&st, NULL, sampler_fn, NULL);
   t0 = now ();
@@ -803,7 +810,6 @@ phase (unsigned long calls, unsigned nclients, unsigned buf,
       cl[i].s = &s;
       cl[i].id = i + 1;
       cl[i].rng = mix64 (seed * 1000003 + i + 1) | 1;
-      cl[i].quota = calls / nclients + (i < calls % nclients);
       if (pthread_create (&t[i], NULL, client_fn, &cl[i]) != 0)
 	abort ();
     }

@@ -1,0 +1,74 @@
+#!/bin/sh
+# Fuzz smoke test of the host-service server: build the libFuzzer harness
+# (tests/fuzz/hs-fuzz.c) with ASan and UBSan, replay the corpus and the
+# regression inputs, check that the harness reports the faults it is
+# meant to (a leaked descriptor, a hang), then fuzz for FUZZ_CHECK_TIME
+# seconds (default 60).  UNSUPPORTED without clang-14's libFuzzer.
+# Environment: TOP, GCC_SRC, WORK.
+cc=${FUZZ_CC:-clang-14}
+work=$WORK/fuzz
+secs=${FUZZ_CHECK_TIME:-60}
+rm -rf "$work"
+mkdir -p "$work/corpus" "$work/artifacts"
+
+if ! command -v "$cc" > /dev/null 2>&1; then
+  echo "UNSUPPORTED: fuzz: $cc is not installed (Debian: clang-14 libclang-rt-14-dev)"
+  exit 0
+fi
+printf 'int LLVMFuzzerTestOneInput (const unsigned char *d, unsigned long n)\n{ (void) d; (void) n; return 0; }\n' \
+  > "$work/probe.c"
+if ! "$cc" -fsanitize=fuzzer,address,undefined -o "$work/probe" "$work/probe.c" \
+     > "$work/probe.log" 2>&1; then
+  echo "UNSUPPORTED: fuzz: $cc cannot link libFuzzer (Debian: libclang-rt-14-dev)"
+  exit 0
+fi
+
+if "$TOP/tests/fuzz/build-fuzz.sh" "$TOP" "$GCC_SRC" "$work/hs-fuzz" fuzz \
+     > "$work/build.log" 2>&1; then
+  echo "PASS: fuzz: the harness builds (clang -fsanitize=fuzzer,address,undefined)"
+else
+  echo "FAIL: fuzz: the harness does not build"
+  tail -30 "$work/build.log"
+  exit 0
+fi
+fz=$work/hs-fuzz
+
+# Every input of the corpus and every regression input runs clean.
+n=$(find "$TOP/tests/fuzz/corpus" "$TOP/tests/fuzz/regress" -type f | wc -l)
+if "$fz" -close_fd_mask=3 -runs=0 "$TOP/tests/fuzz/corpus" \
+     "$TOP/tests/fuzz/regress" > "$work/replay.log" 2>&1; then
+  echo "PASS: fuzz: the $n inputs of tests/fuzz/corpus and tests/fuzz/regress run clean"
+else
+  echo "FAIL: fuzz: an input of tests/fuzz/corpus or tests/fuzz/regress fails"
+  grep -E 'FINDING|ERROR|SUMMARY|Running:' "$work/replay.log" | tail -20
+fi
+
+# The harness's own checks work: a leaked descriptor and a hang are
+# reported.
+: > "$work/empty"
+for t in fdleak:'FINDING: host descriptor leak' hang:'FINDING: HANG'; do
+  name=${t%%:*} pat=${t#*:}
+  HS_FUZZ_SELFTEST=$name "$fz" -runs=1 "$work/empty" > "$work/selftest-$name.log" 2>&1
+  st=$?
+  if test $st -ne 0 && grep -q "$pat" "$work/selftest-$name.log"; then
+    echo "PASS: fuzz: the harness reports an injected fault ($name)"
+  else
+    echo "FAIL: fuzz: the harness misses an injected fault ($name, status $st)"
+    tail -5 "$work/selftest-$name.log"
+  fi
+done
+
+# Fuzz.
+"$fz" -close_fd_mask=3 -max_total_time="$secs" -timeout=60 -max_len=4096 \
+  -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" \
+  "$TOP/tests/fuzz/corpus" "$TOP/tests/fuzz/regress" > "$work/fuzz.log" 2>&1
+st=$?
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log")
+rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/fuzz.log")
+found=$(ls "$work/artifacts" | grep -cE '^(crash|leak|timeout|oom)-')
+if test $st -eq 0 && test "$found" -eq 0 && test "${execs:-0}" -ge 1000; then
+  echo "PASS: fuzz: $secs s, ${execs} executions (${rate}/s), no findings"
+else
+  echo "FAIL: fuzz: $secs s, ${execs:-0} executions, status $st, $found finding(s) in $work/artifacts"
+  grep -E 'hs-fuzz: FINDING|^SUMMARY|ERROR: ' "$work/fuzz.log" | head -10
+fi

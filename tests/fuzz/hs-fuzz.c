@@ -1368,6 +1368,16 @@ fz_end_input (void)
     }
 }
 
+/* At exit: the scratch directory goes.  */
+
+static void
+fz_remove_scratch (void)
+{
+  fz_empty_scratch ();
+  if (chdir ("/") == 0)
+    rmdir (fz_scratch);
+}
+
 /* Point descriptors 0 and 1 at /dev/null, and make sure a device read
    of 2 cannot block the harness.  */
 
@@ -1462,6 +1472,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
       exit (2);
     }
   setenv ("GOMP_HOST_SERVICES_ROOT", fz_scratch, 1);
+  atexit (fz_remove_scratch);
   if ((v = getenv ("HS_FUZZ_HANG_MS")) != NULL)
     fz_hang_ms = atol (v);
   fz_selftest = getenv ("HS_FUZZ_SELFTEST");

@@ -415,19 +415,20 @@ fz_wait (struct fz_srv *f, unsigned i, struct fz_rep *rep)
       int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
       if (seq == f->pub[i] && owner == HS_OWNER_POLLER)
 	break;
+      /* The poller's port not answered: a round published while a worker
+	 held it, which this scan takes; a worker's: wait.  */
       if (owner == HS_OWNER_POLLER)
 	gomp_hs_poll_once (f->s);
-      else
-	{
-	  if (t0 == 0)
-	    t0 = fz_now_ms ();
-	  else if (fz_now_ms () - t0 > fz_hang_ms)
-	    fz_finding ("HANG: server %s/%u port %u: no reply to sequence %u"
-			" after %ld ms (reply block at %u, op %u)",
-			fz_policy_name[f->pol], f->staging, i, f->pub[i],
-			fz_hang_ms, seq, (unsigned) p->req.op);
-	  fz_backoff (&k);
-	}
+      if (t0 == 0)
+	t0 = fz_now_ms ();
+      else if (fz_now_ms () - t0 > fz_hang_ms)
+	fz_finding ("HANG: server %s/%u port %u: no reply to sequence %u"
+		    " after %ld ms (reply block at %u, op %u, port %s's)",
+		    fz_policy_name[f->pol], f->staging, i, f->pub[i],
+		    fz_hang_ms, seq, (unsigned) p->req.op,
+		    owner == HS_OWNER_POLLER ? "the poller" : "a worker");
+      if (owner != HS_OWNER_POLLER)
+	fz_backoff (&k);
     }
   f->outstanding[i] = 0;
   info = p->rep.info;

@@ -391,5 +391,21 @@ main (int argc, char **argv)
   a_u16 (65535); a_zero (); a_zero (); a_zero ();
   data (1, 0);
   emit (dir, "edges");
+
+  /* Paths that leave the root: an absolute one and "..", opened for
+     reading (with the harness's path filter, "_dev_null" and "__": no
+     such files).  Built with HS_FUZZ_FILTER_PATHS=0, the harness checks
+     with this input that GOMP_HOST_SERVICES_ROOT confines them.  */
+  u8 (RO);
+  call (0, GOMP_HS_OP_OPEN, 0, 0);
+  a_zero (); a_zero (); a_zero (); a_zero ();
+  raw_name ("/dev/null", 10);
+  call (1, GOMP_HS_OP_OPEN, 0, 0);
+  a_oflags (1u << 9); a_zero (); a_zero (); a_zero ();
+  raw_name ("..", 3);
+  call (2, GOMP_HS_OP_OPEN, 0, 0);
+  a_oflags (1u << 9); a_zero (); a_zero (); a_zero ();
+  raw_name ("/", 2);
+  emit (dir, "confine");
   return 0;
 }

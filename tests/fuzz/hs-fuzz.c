@@ -27,8 +27,10 @@
        (isatty and host calls excepted); output of the wrong size
        (stat, clocks, read), a host call's buffer or result not as the
        callback left them;
-     - after each input: a device descriptor still open after the
-       device closed all it knew of; any descriptor of the process open
+     - after each input: a device descriptor open on anything outside
+       the scratch directory (what the device opened, by whatever path);
+       a device descriptor still open after the device closed all it
+       knew of; any descriptor of the process open
        on something in the scratch directory (looked for whenever the
        number of open descriptors or the lowest free one changed, and
        every 1024 inputs);
@@ -56,7 +58,10 @@
    "..", i.e. an entry of the scratch directory (there is no op that makes
    a symbolic link or a FIFO).  Build with -DHS_FUZZ_FILTER_PATHS=0 only
    once GOMP_HOST_SERVICES_ROOT confinement is in the server and
-   verified.  Descriptors 0 and 1 are pointed at /dev/null, and 2, if it
+   verified: tests/unit/fuzz.sh runs regress/seed-confine (opens of
+   "/dev/null", ".." and "/") through such a build, and after every input
+   the harness checks that each descriptor the device has open is open on
+   something in the scratch directory.  Descriptors 0 and 1 are pointed at /dev/null, and 2, if it
    is something a read could block on, is reopened write-only; run with
    -close_fd_mask=3 so that device writes to 2 do not flood the log.
    The harness changes directory; it makes the paths libFuzzer takes from
@@ -1192,6 +1197,22 @@ fz_count_fds (void)
   return n;
 }
 
+/* Whether host descriptor HFD is open on something in the scratch
+   directory; *WHERE gets what it is open on.  */
+
+static int
+fz_fd_inside (int hfd, char *where, size_t cap)
+{
+  char path[64];
+  size_t len = strlen (fz_scratch);
+  ssize_t k;
+  snprintf (path, sizeof path, "/proc/self/fd/%d", hfd);
+  k = readlink (path, where, cap - 1);
+  where[k > 0 ? k : 0] = '\0';
+  return k > 0 && strncmp (where, fz_scratch, len) == 0
+	 && (where[len] == '/' || where[len] == '\0');
+}
+
 /* How many of the process's descriptors are open on something in the
    scratch directory: the only files the device can open.  (Counting all
    descriptors would not do: libFuzzer's symbolizer opens pipes now and
@@ -1248,6 +1269,28 @@ fz_list_fds (FILE *out)
   closedir (d);
 }
 
+/* Confinement: every descriptor the device has open on F is open on
+   something in the scratch directory, whatever path it was opened by.  */
+
+static void
+fz_check_confined (struct fz_srv *f)
+{
+  int fd, n_fds;
+  pthread_mutex_lock (&f->s->fd_lock);
+  n_fds = f->s->n_fds;
+  pthread_mutex_unlock (&f->s->fd_lock);
+  for (fd = 3; fd < n_fds; fd++)
+    {
+      struct hs_fd *e = gomp_hs_fd_get (f->s, fd);
+      char where[4096];
+      if (e != NULL && !fz_fd_inside (gomp_hs_fd_host (e), where,
+				      sizeof where))
+	fz_finding ("CONFINEMENT: device fd %d is open on %s, outside %s",
+		    fd, where, fz_scratch);
+      gomp_hs_fd_put (f->s, e);
+    }
+}
+
 /* Close every descriptor the device has open on F through the protocol,
    and abandon half-done calls; check that nothing is left.  */
 
@@ -1260,6 +1303,7 @@ fz_reset_srv (struct fz_srv *f)
   struct gomp_hs_request rq;
 
   fz_wait_all (f);
+  fz_check_confined (f);
   memset (&rq, 0, sizeof rq);
   rq.flags = GOMP_HS_REQ_FIRST;
   for (i = 0; i < FZ_PORTS; i++)
@@ -1315,6 +1359,7 @@ fz_destroy_all (void)
   for (k = 0; k < FZ_NSERVERS; k++)
     {
       fz_wait_all (&fz_servers[k]);
+      fz_check_confined (&fz_servers[k]);
       fz_srv_destroy (&fz_servers[k]);
     }
 }

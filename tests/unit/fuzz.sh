@@ -44,11 +44,13 @@ else
 fi
 
 # The harness's own checks work: a leaked descriptor and a hang are
-# reported.
+# reported.  (Runs that end in a finding leave their scratch directory
+# behind: keep it in WORK.)
 : > "$work/empty"
 for t in fdleak:'FINDING: host descriptor leak' hang:'FINDING: HANG'; do
   name=${t%%:*} pat=${t#*:}
-  HS_FUZZ_SELFTEST=$name "$fz" -runs=1 "$work/empty" > "$work/selftest-$name.log" 2>&1
+  HS_FUZZ_SELFTEST=$name HS_FUZZ_SCRATCH_BASE=$work "$fz" -runs=1 "$work/empty" \
+    > "$work/selftest-$name.log" 2>&1
   st=$?
   if test $st -ne 0 && grep -q "$pat" "$work/selftest-$name.log"; then
     echo "PASS: fuzz: the harness reports an injected fault ($name)"
@@ -65,8 +67,8 @@ done
 # one input runs unfiltered (it opens those read-only).
 if "$TOP/tests/fuzz/build-fuzz.sh" "$TOP" "$GCC_SRC" "$work/hs-fuzz-nofilter" \
      fuzz -DHS_FUZZ_FILTER_PATHS=0 > "$work/build-nofilter.log" 2>&1; then
-  "$work/hs-fuzz-nofilter" -runs=1 "$TOP/tests/fuzz/regress/seed-confine" \
-    > "$work/confine.log" 2>&1
+  HS_FUZZ_SCRATCH_BASE=$work "$work/hs-fuzz-nofilter" -runs=1 \
+    "$TOP/tests/fuzz/regress/seed-confine" > "$work/confine.log" 2>&1
   st=$?
   if grep -q GOMP_HOST_SERVICES_ROOT "$TOP"/libgomp/host-service*.c; then
     if test $st -eq 0; then

@@ -35,7 +35,8 @@
        number of open descriptors or the lowest free one changed, and
        every 1024 inputs);
      - AddressSanitizer, UndefinedBehaviorSanitizer and LeakSanitizer
-       reports.
+       reports; memory that stays reachable but grows from input to
+       input is replay.c's to find.
 
    STATE.  Six servers (policies all, readonly and stdio, each with a
    staging size of 128 bytes and of 1 MiB), 4 ports of 64 bytes each,
@@ -51,7 +52,8 @@
    CONFINEMENT.  Paths the device names must stay inside a scratch
    directory: the harness makes one (on /dev/shm when it can, else in
    $TMPDIR), sets GOMP_HOST_SERVICES_ROOT to it and makes it the current
-   directory.  The server does not confine paths yet, so with
+   directory while an input runs (between inputs it is libFuzzer's own
+   again; artifact paths are made absolute).  The server does not confine paths yet, so with
    HS_FUZZ_FILTER_PATHS (the default, 1) the harness also rewrites every
    '/' and '.' byte of every payload it publishes to '_': whatever the
    server takes for a path is then one relative name without '/', "." or
@@ -64,9 +66,8 @@
    something in the scratch directory.  Descriptors 0 and 1 are pointed at /dev/null, and 2, if it
    is something a read could block on, is reopened write-only; run with
    -close_fd_mask=3 so that device writes to 2 do not flood the log.
-   The harness changes directory; it makes the paths libFuzzer takes from
-   its command line (inputs, corpus directories, -artifact_prefix=,
-   -exact_artifact_path=, -dict=) absolute first.
+   HS_FUZZ_SCRATCH_BASE names another place for the scratch directory
+   (removed at exit, but left behind by a run that ends in a finding).
 
    INPUT FORMAT (every read past the end yields 0; little-endian):
      byte 0: server (policy = b % 3, small staging = b / 3 % 2)
@@ -159,6 +160,7 @@ static unsigned long fz_inputs;
 static unsigned fz_rounds;	/* Rounds published by the current input.  */
 static const char *fz_selftest;
 static int fz_trace;		/* HS_FUZZ_TRACE: print every round.  */
+static int fz_cwd = -1;		/* The current directory between inputs.  */
 /* Where findings go: the standard error the harness started with
    (libFuzzer's -close_fd_mask=2 points descriptor 2 at /dev/null).  */
 static FILE *fz_log;
@@ -1420,8 +1422,7 @@ static void
 fz_remove_scratch (void)
 {
   fz_empty_scratch ();
-  if (chdir ("/") == 0)
-    rmdir (fz_scratch);
+  rmdir (fz_scratch);
 }
 
 /* Point descriptors 0 and 1 at /dev/null, and make sure a device read
@@ -1454,40 +1455,45 @@ fz_setup_std (void)
     }
 }
 
-/* The harness changes directory: make libFuzzer's relative paths (corpus
-   directories, inputs, artifact prefix, dictionary) absolute first.  */
+/* Inputs run with the scratch directory as the current one (see
+   LLVMFuzzerTestOneInput), so libFuzzer may write an artifact (a crash, a
+   timeout) while it is: make the artifact paths absolute, and give
+   libFuzzer one if it has none.  */
 
 static void
-fz_absolute_args (int argc, char **argv)
+fz_fix_args (int *argc, char ***argv)
 {
   static const char *const flags[] = { "-artifact_prefix=",
-				       "-exact_artifact_path=", "-dict=" };
-  char cwd[4096];
-  int i;
+				       "-exact_artifact_path=" };
+  char cwd[4096], **av;
+  int i, given = 0;
   size_t k;
   if (getcwd (cwd, sizeof cwd) == NULL)
     return;
-  for (i = 1; i < argc; i++)
+  av = malloc ((*argc + 2) * sizeof *av);
+  if (av == NULL)
+    return;
+  for (i = 0; i < *argc; i++)
     {
-      const char *a = argv[i];
+      const char *a = (*argv)[i];
       size_t pre = 0;
-      char *abs;
-      if (a[0] == '-')
-	{
-	  for (k = 0; k < sizeof flags / sizeof flags[0]; k++)
-	    if (strncmp (a, flags[k], strlen (flags[k])) == 0)
-	      pre = strlen (flags[k]);
-	  if (pre == 0)
-	    continue;
-	}
-      if (a[pre] == '/' || a[pre] == '\0')
+      av[i] = (*argv)[i];
+      for (k = 0; i > 0 && k < sizeof flags / sizeof flags[0]; k++)
+	if (strncmp (a, flags[k], strlen (flags[k])) == 0)
+	  pre = strlen (flags[k]);
+      if (pre == 0)
 	continue;
-      abs = malloc (strlen (a) + strlen (cwd) + 2);
-      if (abs == NULL)
-	continue;
-      sprintf (abs, "%.*s%s/%s", (int) pre, a, cwd, a + pre);
-      argv[i] = abs;
+      given = 1;
+      if (a[pre] != '/' && (av[i] = malloc (strlen (a) + strlen (cwd) + 2)))
+	sprintf (av[i], "%.*s%s/%s", (int) pre, a, cwd, a + pre);
+      else
+	av[i] = (*argv)[i];
     }
+  if (!given && (av[i] = malloc (strlen (cwd) + 20)))
+    sprintf (av[i++], "-artifact_prefix=%s/", cwd);
+  av[i] = NULL;
+  *argc = i;
+  *argv = av;
 }
 
 int LLVMFuzzerInitialize (int *, char ***);
@@ -1500,7 +1506,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   const char *base = getenv ("HS_FUZZ_SCRATCH_BASE"), *v;
   struct stat st;
 
-  fz_absolute_args (*argc, *argv);
+  fz_fix_args (argc, argv);
   for (size_t k = 0; k < sizeof fz_pattern; k++)
     fz_pattern[k] = (unsigned char) (k * 131 + 7);
   for (size_t k = 0; k < sizeof fz_letters; k++)
@@ -1512,7 +1518,8 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
     base = getenv ("TMPDIR");
   snprintf (fz_scratch, sizeof fz_scratch, "%s/hs-fuzz-XXXXXX",
 	    base ? base : "/tmp");
-  if (mkdtemp (fz_scratch) == NULL || chdir (fz_scratch) != 0)
+  if (mkdtemp (fz_scratch) == NULL
+      || (fz_cwd = open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
     {
       perror ("hs-fuzz: scratch directory");
       exit (2);
@@ -1580,6 +1587,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   uint8_t b = rd_u8 (&r);
   struct fz_srv *f = &fz_servers[b % FZ_NSERVERS];
 
+  /* Relative paths the device names resolve in the scratch directory;
+     between inputs the current directory is libFuzzer's again.  */
+  if (chdir (fz_scratch) != 0)
+    fz_finding ("cannot enter %s: %s", fz_scratch, strerror (errno));
   fz_rounds = 0;
   fz_selftests ();
   while (r.n > 0 && fz_rounds < FZ_MAX_ROUNDS)
@@ -1614,5 +1625,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 	}
     }
   fz_end_input ();
+  if (fchdir (fz_cwd) != 0)
+    fz_finding ("cannot go back to the directory the harness started in: %s",
+		strerror (errno));
   return 0;
 }

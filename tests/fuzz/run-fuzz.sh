@@ -6,7 +6,8 @@
 #   FUZZ_TIME=S      seconds to fuzz (default 600)
 #   FUZZ_JOBS=N      fuzzing processes side by side (default: CPUs online)
 #   FUZZ_MERGE=1     afterwards, minimize tests/fuzz/corpus with what was
-#                    found (libFuzzer -merge=1) and write it back
+#                    found (libFuzzer -merge=1, by edge coverage) and
+#                    write it back
 #   FUZZ_COVERAGE=0  skip the line coverage report (llvm-cov-14)
 #   FUZZ_ARGS        more libFuzzer flags
 # The corpus in the tree is only read; new inputs go to WORK/corpus.
@@ -80,8 +81,11 @@ test "$slow" -gt 0 && echo "[fuzz] $slow slow input(s) (over 10 s): $work/artifa
 if test "${FUZZ_MERGE:-0}" = 1; then
   rm -rf "$work/merged"
   mkdir "$work/merged"
-  "$work/hs-fuzz" -close_fd_mask=3 -merge=1 "$work/merged" "$tree_corpus" \
-    "$work/corpus" > "$work/merge.log" 2>&1 \
+  # Edges only (-use_counters=0): the fewest inputs that reach every
+  # edge the corpora reach; the variety of hit counts stays in
+  # WORK/corpus, where make fuzz goes on from.
+  "$work/hs-fuzz" -close_fd_mask=3 -merge=1 -use_counters=0 "$work/merged" \
+    "$tree_corpus" "$work/corpus" > "$work/merge.log" 2>&1 \
     && rm -f "$tree_corpus"/* && cp "$work/merged"/* "$tree_corpus"/ \
     && echo "[fuzz] tests/fuzz/corpus minimized: $(ls "$tree_corpus" | wc -l) inputs, $(cat "$tree_corpus"/* | wc -c) bytes"
 fi

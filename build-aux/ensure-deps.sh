@@ -1,29 +1,55 @@
 #!/bin/sh
 # Check for the Debian packages the build needs; install the missing ones
 # when running as root, otherwise say exactly what to install.
+# OPTIONAL_PKGS are installed along (as root) but not required: clang-14
+# with libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes, only
+# recommended by clang-14) and llvm-14 (llvm-cov) for the fuzzer
+# (tests/unit/fuzz.sh says UNSUPPORTED without them; make fuzz).
 # Usage: ensure-deps.sh [--check-only]
 PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  dejagnu autoconf automake make patch xz-utils flex bison
  libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev texinfo"
+OPTIONAL_PKGS="clang-14 libclang-rt-14-dev llvm-14"
 
-missing=
-for p in $PKGS; do
-  st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
-  case "$st" in
-    *"ok installed") ;;
-    *) missing="$missing $p" ;;
-  esac
-done
-test -z "$missing" && exit 0
+not_installed ()
+{
+  for p in "$@"; do
+    st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+    case "$st" in
+      *"ok installed") ;;
+      *) printf ' %s' "$p" ;;
+    esac
+  done
+}
+missing=$(not_installed $PKGS)
+optional=$(not_installed $OPTIONAL_PKGS)
+can_install=
+test "$1" != --check-only && test "$(id -u)" = 0 && command -v apt-get >/dev/null \
+  && can_install=1
 
-if test "$1" != --check-only && test "$(id -u)" = 0 && command -v apt-get >/dev/null; then
-  echo "[deps] installing:$missing"
+apt_install ()
+{
+  echo "[deps] installing:$*"
   export DEBIAN_FRONTEND=noninteractive
-  { apt-get update -q && apt-get install -y -q --no-install-recommends $missing; } \
+  { apt-get update -q && apt-get install -y -q --no-install-recommends "$@"; } \
     > /tmp/libgomp-hs-apt.log 2>&1 \
-    || { tail -20 /tmp/libgomp-hs-apt.log >&2; echo "[deps] apt-get failed" >&2; exit 1; }
+    || { tail -20 /tmp/libgomp-hs-apt.log >&2; echo "[deps] apt-get failed" >&2; return 1; }
+}
+
+if test -z "$missing"; then
+  if test -n "$optional"; then
+    # shellcheck disable=SC2086
+    test -n "$can_install" && apt_install $optional && exit 0
+    echo "[deps] note: the fuzzer (tests/fuzz) needs:$optional" >&2
+  fi
+  exit 0
+fi
+
+if test -n "$can_install"; then
+  # shellcheck disable=SC2086
+  apt_install $missing $optional || exit 1
   exit 0
 fi
 echo "error: missing Debian packages:$missing" >&2
-echo "  install them with: sudo apt-get install$missing" >&2
+echo "  install them with: sudo apt-get install$missing$optional" >&2
 exit 1

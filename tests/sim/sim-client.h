@@ -47,11 +47,17 @@ hs_load_reply (volatile struct gomp_hs_reply *r, uint32_t *info, int64_t *ret)
   *ret = r->ret;
 }
 
+/* The includer may define SIM_PAUSE(BACKOFF) to wait its own way (the
+   soak test backs off into sleeps, as the device backs off).  */
 static inline void
 hs_pause (unsigned *backoff)
 {
+#ifdef SIM_PAUSE
+  SIM_PAUSE (backoff);
+#else
   if (++*backoff > 64)
     sched_yield ();
+#endif
 }
 
 #include "host-service-client.h"

@@ -1,0 +1,15 @@
+#!/bin/sh
+# make soak: build tests/soak/hs-soak.c against the host-service server
+# and run it.  Usage: run-soak.sh TOP GCC_SRC WORK [CALLS [CLIENTS]]
+# (defaults 1000000 and 512).  Files go to WORK/tmp.
+top=$1 gcc_src=$2 work=$3
+shift 3
+cc=${HOST_CC:-gcc-12}
+mkdir -p "$work/tmp"
+"$cc" -O2 -g -Wall -Wextra -pthread -I"$top/tests/sim" -I"$top/libgomp" \
+  -idirafter "$gcc_src/libgomp" -o "$work/hs-soak" "$top/tests/soak/hs-soak.c" \
+  "$top/libgomp/host-service.c" "$top/libgomp/host-service-ops.c" \
+  "$top/libgomp/host-service-fd.c" "$top/libgomp/host-service-server.c" \
+  "$top/libgomp/host-call.c" || exit 1
+echo "[soak] $(getconf _NPROCESSORS_ONLN) CPUs, $(uname -sr)"
+TMPDIR=$work/tmp "$work/hs-soak" "$@"

@@ -53,17 +53,18 @@
    directory: the harness makes one (on /dev/shm when it can, else in
    $TMPDIR), sets GOMP_HOST_SERVICES_ROOT to it and makes it the current
    directory while an input runs (between inputs it is libFuzzer's own
-   again; artifact paths are made absolute).  The server does not confine paths yet, so with
-   HS_FUZZ_FILTER_PATHS (the default, 1) the harness also rewrites every
-   '/' and '.' byte of every payload it publishes to '_': whatever the
-   server takes for a path is then one relative name without '/', "." or
-   "..", i.e. an entry of the scratch directory (there is no op that makes
-   a symbolic link or a FIFO).  Build with -DHS_FUZZ_FILTER_PATHS=0 only
-   once GOMP_HOST_SERVICES_ROOT confinement is in the server and
-   verified: tests/unit/fuzz.sh runs regress/seed-confine (opens of
-   "/dev/null", ".." and "/") through such a build, and after every input
-   the harness checks that each descriptor the device has open is open on
-   something in the scratch directory.  Descriptors 0 and 1 are pointed at /dev/null, and 2, if it
+   again; artifact paths are made absolute).  The server confines every
+   path beneath GOMP_HOST_SERVICES_ROOT, and the harness checks after
+   every input that each descriptor the device has open is open on
+   something in the scratch directory, so payloads are published as they
+   are.  Built with -DHS_FUZZ_FILTER_PATHS=1 the harness also rewrites
+   every '/' and '.' byte of every payload it publishes to '_': whatever
+   the server takes for a path is then one relative name without '/',
+   "." or "..", i.e. an entry of the scratch directory (there is no op
+   that makes a symbolic link or a FIFO); use that to fuzz a server
+   whose confinement is in doubt.  tests/unit/fuzz.sh also runs
+   regress/seed-confine (opens of "/dev/null", ".." and "/").
+   Descriptors 0 and 1 are pointed at /dev/null, and 2, if it
    is something a read could block on, is reopened write-only; run with
    -close_fd_mask=3 so that device writes to 2 do not flood the log.
    HS_FUZZ_SCRATCH_BASE names another place for the scratch directory
@@ -113,7 +114,7 @@
 #include "gomp-host-services.h"
 
 #ifndef HS_FUZZ_FILTER_PATHS
-#define HS_FUZZ_FILTER_PATHS 1
+#define HS_FUZZ_FILTER_PATHS 0
 #endif
 
 #define FZ_PORTS	4
@@ -1216,7 +1217,8 @@ fz_fd_inside (int hfd, char *where, size_t cap)
 }
 
 /* How many of the process's descriptors are open on something in the
-   scratch directory: the only files the device can open.  (Counting all
+   scratch directory (not the directory itself): the only files the
+   device can open.  (Counting all
    descriptors would not do: libFuzzer's symbolizer opens pipes now and
    then.)  */
 
@@ -1240,8 +1242,10 @@ fz_scratch_fds (void)
       if (k <= 0)
 	continue;
       target[k] = '\0';
-      if (strncmp (target, fz_scratch, len) == 0
-	  && (target[len] == '/' || target[len] == '\0'))
+      /* The scratch directory itself is each server's handle on
+	 GOMP_HOST_SERVICES_ROOT, held from init to fini; what the device
+	 opens is always beneath it.  */
+      if (strncmp (target, fz_scratch, len) == 0 && target[len] == '/')
 	n++;
     }
   closedir (d);
@@ -1562,8 +1566,11 @@ fz_selftests (void)
   done = 1;
   if (strcmp (fz_selftest, "fdleak") == 0)
     {
-      /* A descriptor of the scratch directory nobody gives back.  */
-      if (open (fz_scratch, O_RDONLY | O_DIRECTORY) < 0)
+      /* A descriptor of a file in the scratch directory nobody gives
+	 back.  */
+      char leak[sizeof fz_scratch + 8];
+      snprintf (leak, sizeof leak, "%s/leak", fz_scratch);
+      if (open (leak, O_RDWR | O_CREAT, 0600) < 0)
 	abort ();
       fz_scratch_touched = 1;
     }

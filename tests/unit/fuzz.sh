@@ -85,7 +85,7 @@ for t in fdleak:'FINDING: host descriptor leak' hang:'FINDING: HANG'; do
   fi
 done
 
-# Confinement: built without the harness's path filter, the harness
+# Confinement: built without the harness's path filter (the default), the harness
 # must see the device's "/dev/null", ".." and "/" open only things in its
 # scratch directory once the server confines paths to
 # GOMP_HOST_SERVICES_ROOT; until then it must catch the escape.  Only this

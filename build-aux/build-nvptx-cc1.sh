@@ -1,6 +1,7 @@
 #!/bin/sh
-# Build an nvptx-none C compiler (driver + cc1) from Debian's GCC 12 source,
-# as a build tool for the device libraries.  The result is cached outside
+# Build an nvptx-none C and Fortran compiler (driver, cc1 and f951) from
+# Debian's GCC 12 source, as a build tool for the device libraries (newlib,
+# libgomp, libgfortran).  The result is cached outside
 # the build tree, keyed by the source tarball and this script, so a second
 # build on the same machine skips this step.
 #
@@ -13,16 +14,17 @@ tarball=${GCC_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-# Same configuration Debian uses for its nvptx offload compiler, C only.
+# Same configuration Debian uses for its nvptx offload compiler, C and
+# Fortran only.
 confargs="--target=nvptx-none --enable-as-accelerator-for=x86_64-linux-gnu
  --with-gcc-major-version-only --disable-bootstrap --disable-sjlj-exceptions
- --enable-languages=c --enable-checking=release --without-isl
+ --enable-languages=c,fortran --enable-checking=release --without-isl
  --disable-nls --with-system-zlib --disable-lto"
 # Only a build tool: no debug info, which roughly halves the build time.
 export CFLAGS=-O2 CXXFLAGS=-O2
 
 # Bump RECIPE when the way cc1 is built changes.
-RECIPE=1
+RECIPE=2
 key=$( { sha256sum "$tarball" | cut -d' ' -f1; echo "$RECIPE $confargs";
          cat "$top_srcdir"/patches/gcc-*.patch 2>/dev/null; } \
        | sha256sum | cut -c1-16)
@@ -58,7 +60,7 @@ log=$work/nvptx-cc1.log
 echo "[cc1] configure (log: $log)" >&2
 ( cd "$obj" && "$src"/configure --prefix="$prefix" $confargs ) > "$log" 2>&1 \
   || { tail -30 "$log" >&2; exit 1; }
-echo "[cc1] building nvptx cc1 with $jobs jobs: a cold build takes about 10 min on 2 cores (debug-free); cached afterwards" >&2
+echo "[cc1] building nvptx cc1 and f951 with $jobs jobs: a cold build takes about 13 min on 2 cores (debug-free); cached afterwards" >&2
 start=$(date +%s)
 ( cd "$obj" && make -j"$jobs" all-gcc ) >> "$log" 2>&1 &
 pid=$!
@@ -66,7 +68,7 @@ pid=$!
 while kill -0 $pid 2>/dev/null; do
   sleep 60
   n=$(ls "$obj"/gcc/*.o 2>/dev/null | wc -l)
-  echo "[cc1] ... $(( ($(date +%s) - start) / 60 )) min, $n of ~480 objects" >&2
+  echo "[cc1] ... $(( ($(date +%s) - start) / 60 )) min, $n of ~560 objects" >&2
 done
 wait $pid || { tail -40 "$log" >&2; echo "[cc1] build failed, see $log" >&2; exit 1; }
 ( cd "$obj" && make install-gcc ) >> "$log" 2>&1 || { tail -30 "$log" >&2; exit 1; }

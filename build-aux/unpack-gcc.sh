@@ -1,6 +1,7 @@
 #!/bin/sh
 # Unpack Debian's GCC 12 source tarball into DEST and apply the project's
-# patches/gcc-*.patch (the compiler) and patches/libgomp-*.patch in order.
+# patches/gcc-*.patch (the compiler), patches/libgomp-*.patch and
+# patches/libgfortran-*.patch in order.
 set -e
 top_srcdir=$1
 dest=$2
@@ -18,7 +19,8 @@ for p in $DEBIAN_GCC_PATCHES; do
   echo "[patch] debian/patches/$p.diff"
   patch -s -p2 -d "$dest.tmp" < "$debian_patches/$p.diff"
 done
-for p in "$top_srcdir"/patches/gcc-*.patch "$top_srcdir"/patches/libgomp-*.patch; do
+for p in "$top_srcdir"/patches/gcc-*.patch "$top_srcdir"/patches/libgomp-*.patch \
+	 "$top_srcdir"/patches/libgfortran-*.patch; do
   test -f "$p" || continue
   echo "[patch] $(basename "$p")"
   patch -s -p1 -d "$dest.tmp" < "$p"

@@ -38,6 +38,7 @@
 #define _GNU_SOURCE 1
 #include "libgomp.h"
 #include "host-service-internal.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -69,6 +70,8 @@ static void hs_do_clock (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_gettimeofday (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_mkdir (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_host_call (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_ftruncate (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_exit (struct gomp_host_service *, struct hs_ctx *);
 
 #define B HS_OP_BLOCKS
 #define F (HS_OP_FD_IO | HS_OP_FD)
@@ -112,6 +115,10 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
 			    hs_do_mkdir },
   [GOMP_HS_OP_HOST_CALL] = { "host_call", HS_IN_STREAM, HS_POLICY_STDIO, B,
 			     hs_do_host_call },
+  [GOMP_HS_OP_FTRUNCATE] = { "ftruncate", HS_IN_NONE, HS_POLICY_STDIO, B | D,
+			     hs_do_ftruncate },
+  [GOMP_HS_OP_EXIT]	= { "exit", HS_IN_NONE, HS_POLICY_STDIO, B,
+			    hs_do_exit },
 };
 
 #undef B
@@ -469,6 +476,42 @@ hs_do_fsync (struct gomp_host_service *s, struct hs_ctx *c)
 {
   (void) s;
   gomp_hs_result (c, fsync (gomp_hs_fd_host (c->fd)));
+}
+
+static void
+hs_do_ftruncate (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  if (gomp_hs_fd_std (c->fd) && s->policy < HS_POLICY_ALL)
+    /* Below "all", what the host's own streams hold stays.  */
+    gomp_hs_fail (c, EPERM);
+  else if (c->arg[1] < 0)
+    gomp_hs_fail (c, EINVAL);
+  else
+    gomp_hs_result (c, ftruncate (gomp_hs_fd_host (c->fd),
+				  (off_t) c->arg[1]));
+}
+
+/* The device ends the program (Fortran's STOP and ERROR STOP, and its
+   runtime errors, in target regions): the host's C streams and, in a
+   Fortran program, the host's Fortran units are flushed, and the process
+   ends with the status at once.  Not exit: its handlers would tear the
+   device down while the kernel that asked still runs (and waits), and
+   another thread's fatal error on that kernel could race for the status.
+   Runs on a worker, never on the poller; there is no reply.  */
+
+static void
+hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  void (*flush_units) (int *);
+  (void) s;
+  gomp_debug (0, "host-service: device ends the program, status %d\n",
+	      (int) c->arg[0]);
+  fflush (NULL);
+  /* libgfortran's FLUSH without a unit: every unit of the host program.  */
+  flush_units = (void (*) (int *)) dlsym (RTLD_DEFAULT, "_gfortran_flush_i4");
+  if (flush_units != NULL)
+    flush_units (NULL);
+  _exit ((int) c->arg[0] & 0xff);
 }
 
 static void

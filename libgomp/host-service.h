@@ -132,6 +132,9 @@ enum gomp_hs_op
   GOMP_HS_OP_GETTIMEOFDAY,	/* out: struct gomp_hs_timespec (tv_nsec: usec).  */
   GOMP_HS_OP_MKDIR,		/* in: path; arg0 mode.  */
   GOMP_HS_OP_HOST_CALL,		/* Named host callbacks; see host-call.c.  */
+  GOMP_HS_OP_FTRUNCATE,		/* arg0 fd, arg1 length.  */
+  GOMP_HS_OP_EXIT,		/* arg0 status; never answered: the host
+				   process ends.  */
   GOMP_HS_OP_MAX
 };
 

@@ -556,6 +556,16 @@ fz_op_policy (uint32_t op)
     }
 }
 
+
+/* GOMP_HS_OP_EXIT ends the process by design (tests/sim/hs-exit.sh
+   covers it): the harness sends an invalid opcode in its place.  */
+
+static uint32_t
+fz_no_exit (uint32_t op)
+{
+  return op == GOMP_HS_OP_EXIT ? GOMP_HS_OP_NONE : op;
+}
+
 static int
 fz_is_path_op (uint32_t op)
 {
@@ -964,7 +974,7 @@ fz_act_call (struct fz_srv *f, struct fz_in *r)
   int k;
 
   memset (&c, 0, sizeof c);
-  c.op = rd_u8 (r) % (GOMP_HS_OP_MAX + 1);
+  c.op = fz_no_exit (rd_u8 (r) % (GOMP_HS_OP_MAX + 1));
   c.abandon = (b & 0x80) ? 1 + rd_u8 (r) % 8 : -1;
   for (k = 0; k < 4; k++)
     c.arg[k] = rd_arg (r);
@@ -1047,7 +1057,8 @@ fz_act_round (struct fz_srv *f, struct fz_in *r)
   struct fz_rep rep;
 
   s = rd_u8 (r);
-  rq.op = s < 0xf0 ? s % (GOMP_HS_OP_MAX + 2) : (uint32_t) rd_uint (r, 4);
+  rq.op = fz_no_exit (s < 0xf0 ? s % (GOMP_HS_OP_MAX + 2)
+				: (uint32_t) rd_uint (r, 4));
   s = rd_u8 (r);
   if (s < 120)
     rq.flags = GOMP_HS_REQ_FIRST;

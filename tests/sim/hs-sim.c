@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "libgomp-plugin.h"
@@ -63,6 +64,13 @@ tmp (const char *name)
   return buf;
 }
 
+static long long
+fstat_size (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 ? (long long) st.st_size : -1;
+}
+
 /* Every opcode, with a small port buffer so that stat results and paths
    take several rounds.  */
 
@@ -101,6 +109,16 @@ test_opcodes (void)
   check (r == 0 && err == ENOTTY, "isatty on a file: 0, ENOTTY");
   r = sim_call (&s, GOMP_HS_OP_FSYNC, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   check (r == 0, "fsync");
+  r = sim_call (&s, GOMP_HS_OP_FTRUNCATE, fd, 5, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == 0 && fstat_size (tmp ("a.txt")) == 5, "ftruncate to 5 bytes");
+  r = sim_call (&s, GOMP_HS_OP_FTRUNCATE, fd, -1, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == EINVAL, "ftruncate to -1: EINVAL");
+  r = sim_call (&s, GOMP_HS_OP_FTRUNCATE, fd, sizeof msg - 1, 0, NULL, 0,
+		NULL, 0, NULL, &err);
+  check (r == 0 && fstat_size (tmp ("a.txt")) == sizeof msg - 1,
+	 "ftruncate back to the full size");
   r = sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   check (r == 0, "close");
   r = sim_call (&s, GOMP_HS_OP_CLOSE, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
@@ -1140,6 +1158,9 @@ test_policies (void)
   check (fd == -1 && err == EPERM, "stdio: open: EPERM");
   r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
   check (r == 0, "stdio: stdout writable");
+  r = sim_call (&s, GOMP_HS_OP_FTRUNCATE, 1, 0, 0, NULL, 0, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == EPERM, "stdio: ftruncate of the host's stdout: EPERM");
   sim_stop (&s);
 
   sim_start (&s, 2, 64, "off");
@@ -1471,6 +1492,48 @@ test_host_calls (size_t max)
   libgomp_host_unregister ("pair");
 }
 
+/* GOMP_HS_OP_EXIT: the host flushes its streams and the process ends at
+   once with the device's status; no reply.  Run in a child process.  */
+
+static void
+test_exit (void)
+{
+  pid_t pid;
+  int status;
+  FILE *f;
+  char got[64] = "";
+
+  fflush (NULL);
+  pid = fork ();
+  if (pid == 0)
+    {
+      struct sim s;
+      int32_t err;
+      FILE *out = fopen (tmp ("exit.txt"), "w");
+      if (out == NULL)
+	_exit (90);
+      /* Buffered, not yet written: the exit must flush it.  */
+      fputs ("host line", out);
+      sim_start (&s, 2, 64, "stdio");
+      sim_call (&s, GOMP_HS_OP_EXIT, 7, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+      _exit (91);
+    }
+  check (pid > 0 && waitpid (pid, &status, 0) == pid, "exit: child ran");
+  check (WIFEXITED (status) && WEXITSTATUS (status) == 7,
+	 "exit: the process ends with the device's status (got %#x)", status);
+  f = fopen (tmp ("exit.txt"), "r");
+  if (f != NULL)
+    {
+      if (fgets (got, sizeof got, f) == NULL)
+	got[0] = '\0';
+      fclose (f);
+    }
+  check (strcmp (got, "host line") == 0,
+	 "exit: the host's buffered stream is flushed first (got \"%s\")",
+	 got);
+  unlink (tmp ("exit.txt"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1486,6 +1549,7 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IOLBF, 0);
 
   test_opcodes ();
+  test_exit ();
   test_bad_requests ();
   test_policies ();
   test_host_calls (max);

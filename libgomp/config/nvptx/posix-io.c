@@ -380,6 +380,27 @@ fsync (int fd)
 }
 
 int
+ftruncate (int fd, off_t length)
+{
+  return hs_status (hs (GOMP_HS_OP_FTRUNCATE, fd, length, 0, NULL, 0, NULL,
+			0));
+}
+
+/* End the whole program with STATUS: the host flushes its streams and
+   exits at once (host-service-ops.c, hs_do_exit), so the call never
+   returns.  Where the host cannot (host services off, shutting down),
+   end the kernel with an error instead: the host then reports it.
+   libgfortran's STOP and error termination come here.  */
+
+void
+__gomp_host_exit (int status)
+{
+  int32_t err;
+  gomp_hs_call (GOMP_HS_OP_EXIT, status, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  __builtin_trap ();
+}
+
+int
 access (const char *path, int amode)
 {
   return hs_path (GOMP_HS_OP_ACCESS, path, amode, 0, NULL, 0);

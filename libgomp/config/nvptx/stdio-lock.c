@@ -304,3 +304,13 @@ __gomp_nvptx_stdio_lane_turn (unsigned lanes)
 {
   return gomp_nvptx_lane_turn (lanes);
 }
+
+/* For the thread interface of libgfortran's I/O library on nvptx
+   (gthr-nvptx.h): the identity of the calling device thread, the owner
+   recorded in the locks above.  */
+
+unsigned long long
+__gomp_nvptx_thread_self (void)
+{
+  return gomp_nvptx_thread_key ();
+}

@@ -1,0 +1,114 @@
+#!/bin/sh
+# Build libgfortran for nvptx (multilibs default and mgomp) with its I/O
+# library, over the device C library (newlib) and libgomp host services,
+# and install the archives into DEST (DEST/libgfortran.a,
+# DEST/mgomp/libgfortran.a).
+#
+# libgfortran's configure builds only its "minimal" runtime for nvptx
+# (no I/O: what Debian ships).  This script configures and builds that
+# as usual, then compiles the I/O library (io/*.c) and the parts of the
+# full runtime it needs (error reporting, STOP, the environment
+# defaults, character conversion) with the same flags, swaps them for
+# minimal.o, and adds libgfortran/config/nvptx/device-runtime.c (what a
+# constructor does on other targets, program arguments, how the device
+# ends the program).  Those objects are compiled with
+# libgcc/config/nvptx/gthr-nvptx.h as their thread model (real locks);
+# the rest keeps the "single" one.
+#
+# Usage: build-libgfortran-nvptx.sh GCC_SRC WORKDIR CC1_PREFIX NEWLIB_PREFIX DEST
+# (DEST already holds the device libgomp.a.)
+set -e
+src=$1
+work=$2
+cc1=$3
+newlib=$4
+dest=$5
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Debian's own nvptx libgcc.a and crt0.o, for configure's link tests.
+accel=${DEBIAN_ACCEL_DIR:-/usr/lib/gcc/x86_64-linux-gnu/12/accel/nvptx-none}
+
+# The I/O library and the runtime it needs (relative to libgfortran/).
+io_objs="io/close io/file_pos io/format io/inquire io/intrinsics
+ io/list_read io/lock io/open io/read io/transfer io/unit io/unix
+ io/write io/fbuf io/async runtime/error runtime/stop runtime/environ
+ runtime/convert_char runtime/pause runtime/fpu config/nvptx/device-runtime"
+
+# The accelerator build installs no gfortran driver; gcc compiles Fortran
+# with f951 all the same.
+fc_driver=$cc1/bin/nvptx-none-gcc
+test -x "$fc_driver" \
+  && test -n "$(find "$cc1/libexec" -name f951)" \
+  || { echo "[libgfortran-nvptx] no f951 in $cc1: the nvptx compiler has no Fortran" >&2; exit 1; }
+
+for ml in default mgomp; do
+  case $ml in
+    default) flag= ; sub= ;;
+    mgomp) flag=-mgomp ; sub=/mgomp ;;
+  esac
+  # The layout of an in-tree build, whose include paths the Makefile
+  # names: TOP/gcc, TOP/nvptx-none/{libgfortran,libgcc,libbacktrace}.
+  top=$work/libgfortran-nvptx-$ml
+  tdir=$top/nvptx-none
+  obj=$tdir/libgfortran
+  log=$work/libgfortran-nvptx-$ml.log
+  # newlib's libc gets its system calls and per-thread state from the
+  # device libgomp (installed in DEST before): configure's link tests
+  # need both.
+  libs="-isystem $newlib/include -L$newlib$sub -L$dest$sub -B$accel/"
+  cc="$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify $libs"
+  fc="$fc_driver $flag -Wa,--no-verify $libs"
+  if ! test -f "$obj/config.status" || test "$(cat "$obj/.cc" 2>/dev/null)" != "$cc"; then
+    rm -rf "$top"; mkdir -p "$obj" "$tdir/libgcc" "$tdir/libbacktrace" "$top/gcc"
+    # What an in-tree build finds in ../libgcc: the thread model.
+    cp "$src/libgcc/gthr-single.h" "$tdir/libgcc/gthr-default.h"
+    echo "[libgfortran-nvptx] $ml: configure (log: $log)"
+    ( cd "$obj" && "$src"/libgfortran/configure \
+	--build=x86_64-pc-linux-gnu --host=nvptx-none --target=nvptx-none \
+	--with-target-subdir=nvptx-none --with-cross-host=x86_64-pc-linux-gnu \
+	--disable-multilib --with-newlib --with-gcc-major-version-only \
+	--disable-shared --prefix=/unused CC="$cc" FC="$fc" GFORTRAN="$fc" LIBS="-lc -lgomp" \
+	AR=nvptx-none-ar RANLIB=nvptx-none-ranlib CFLAGS="-O2" \
+	FCFLAGS="-O2" ) > "$log" 2>&1 \
+      || { tail -30 "$log" >&2; echo "[libgfortran-nvptx] configure failed, see $log" >&2; exit 1; }
+    echo "$cc" > "$obj/.cc"
+  fi
+  echo "[libgfortran-nvptx] $ml: build the minimal runtime (about 3 min)"
+  cp "$src/libgcc/gthr-single.h" "$tdir/libgcc/gthr-default.h"
+  # No libbacktrace on nvptx (the I/O library's runtime has no
+  # backtrace): link the archive without it.
+  version=$(grep -v '^#' "$src/libgfortran/libtool-version")
+  ( cd "$obj" && make -j"$jobs" all \
+      libgfortran_la_LDFLAGS="-version-info $version" ) >> "$log" 2>&1 \
+    || { grep -E ': error|Error [0-9]' "$log" | tail -20 >&2; echo "[libgfortran-nvptx] failed, see $log" >&2; exit 1; }
+  echo "[libgfortran-nvptx] $ml: build the I/O library"
+  cp "$src/libgcc/config/nvptx/gthr-nvptx.h" "$tdir/libgcc/gthr-default.h"
+  # The Makefile has a rule for each source of the full library (named by
+  # its base name); the suffix rule compiles device-runtime.c.
+  mkdir -p "$obj/config/nvptx" "$obj/.deps/config/nvptx"
+  targets=
+  for o in $io_objs; do
+    case $o in
+      config/*) targets="$targets $o.lo" ;;
+      *) targets="$targets $(basename "$o").lo" ;;
+    esac
+  done
+  # On nvptx, exit ends only the calling thread; where the full runtime
+  # ends the program (errors, STOP), it calls the device runtime's
+  # _gfortrani_device_exit instead, which ends it through the host.
+  # shellcheck disable=SC2086
+  ( cd "$obj" && make -j"$jobs" $targets \
+      AM_CPPFLAGS_EXTRA= CPPFLAGS="-Dexit=_gfortrani_device_exit" ) >> "$log" 2>&1 \
+    || { grep -E ': error|Error [0-9]' "$log" | tail -20 >&2; echo "[libgfortran-nvptx] I/O library failed, see $log" >&2; exit 1; }
+  cp "$obj/.libs/libgfortran.a" "$top/libgfortran.a"
+  nvptx-none-ar d "$top/libgfortran.a" minimal.o
+  for o in $io_objs; do
+    case $o in
+      config/*) f=$obj/$o.o ;;
+      *) f=$obj/$(basename "$o").o ;;
+    esac
+    nvptx-none-ar q "$top/libgfortran.a" "$f"
+  done
+  nvptx-none-ranlib "$top/libgfortran.a"
+  mkdir -p "$dest$sub"
+  cp "$top/libgfortran.a" "$dest$sub"/libgfortran.a
+done

@@ -37,7 +37,8 @@ fz=$work/hs-fuzz
 
 # Every input of the corpus and every regression input runs clean.
 n=$(find "$TOP/tests/fuzz/corpus" "$TOP/tests/fuzz/regress" -type f | wc -l)
-if "$fz" -close_fd_mask=3 -runs=0 "$TOP/tests/fuzz/corpus" \
+if "$fz" -close_fd_mask=3 -runs=0 -artifact_prefix="$work/artifacts/" \
+     "$TOP/tests/fuzz/corpus" \
      "$TOP/tests/fuzz/regress" > "$work/replay.log" 2>&1; then
   echo "PASS: fuzz: the $n inputs of tests/fuzz/corpus and tests/fuzz/regress run clean"
 else
@@ -74,7 +75,8 @@ fi
 : > "$work/empty"
 for t in fdleak:'FINDING: host descriptor leak' hang:'FINDING: HANG'; do
   name=${t%%:*} pat=${t#*:}
-  HS_FUZZ_SELFTEST=$name HS_FUZZ_SCRATCH_BASE=$work "$fz" -runs=1 "$work/empty" \
+  HS_FUZZ_SELFTEST=$name HS_FUZZ_SCRATCH_BASE=$work "$fz" -runs=1 \
+    -artifact_prefix="$work/selftest-$name-" "$work/empty" \
     > "$work/selftest-$name.log" 2>&1
   st=$?
   if test $st -ne 0 && grep -q "$pat" "$work/selftest-$name.log"; then
@@ -93,6 +95,7 @@ done
 if "$TOP/tests/fuzz/build-fuzz.sh" "$TOP" "$GCC_SRC" "$work/hs-fuzz-nofilter" \
      fuzz -DHS_FUZZ_FILTER_PATHS=0 > "$work/build-nofilter.log" 2>&1; then
   HS_FUZZ_SCRATCH_BASE=$work "$work/hs-fuzz-nofilter" -runs=1 \
+    -artifact_prefix="$work/artifacts/" \
     "$TOP/tests/fuzz/regress/seed-confine" > "$work/confine.log" 2>&1
   st=$?
   if grep -q GOMP_HOST_SERVICES_ROOT "$TOP"/libgomp/host-service*.c; then

@@ -34,7 +34,22 @@ pass=0 fail=0
     st=$?
     secs=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
     ok=1
-    test $st -eq 0 || ok=0
+    if test -f "$here/tests/$name.status"; then
+      # A test that must fail: with this status, or any but a timeout.
+      want=$(cat "$here/tests/$name.status")
+      case $want in
+	nonzero) test $st -ne 0 && test $st -ne 124 || ok=0 ;;
+	*) test $st -eq "$want" || { ok=0; echo "  exit status $st, expected $want"; } ;;
+      esac
+    else
+      test $st -eq 0 || ok=0
+    fi
+    # STOP in a target region closes the device's units first.
+    if test "$name" = fortran-hs-stop-1 \
+       && ! grep -qx 'written before STOP' "$work/hs-stop-1.txt" 2>/dev/null; then
+      ok=0
+      echo "  hs-stop-1.txt does not hold what the device wrote before STOP"
+    fi
     # The expected output: one Perl regex (the test's dg-output patterns,
     # in order), matched against the whole output.
     if test -s "$exp" && ! grep -Pzq -- "$(cat "$exp")" "$work/$name.out"; then

@@ -9,6 +9,23 @@ top=$1 stage=$2 bundle=$3
 rm -rf "$bundle"
 mkdir -p "$bundle/lib" "$bundle/tests"
 cp -P "$stage"/lib/*.so* "$bundle/lib/"
+# The host Fortran runtime, which the GPU machine may not have.
+for l in libgfortran.so.5 libquadmath.so.0; do
+  f=$(gcc-12 -print-file-name="$l")
+  test -f "$f" && cp -L "$f" "$bundle/lib/$l"
+done
+
+# NAME.expect from the dg-output lines of SRC: Tcl strings of regular
+# expressions, matched in order as one; undo Tcl's backslash
+# substitution where a Perl regex differs.
+expect_of ()
+{
+  sed -n 's/.*{ dg-output "\(.*\)" }.*/\1/p' "$1" \
+    | sed -e 's/\\\[/[/g' -e 's/\\\]/]/g' -e 's/\\\\/\\/g' | tr -d '\n' \
+    > "$bundle/tests/$2.expect"
+  test -s "$bundle/tests/$2.expect" || rm -f "$bundle/tests/$2.expect"
+}
+
 for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
 	   "$top"/libgomp/testsuite/libgomp.oacc-c/hs-*.c "$top"/examples/*.c; do
   name=$(basename "$src" .c)
@@ -20,12 +37,21 @@ for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
   test -z "$opts" || flags=$opts
   # shellcheck disable=SC2086
   "$stage/bin/gomp-gcc" $flags "$src" -o "$bundle/tests/$name.exe" -lm
-  # dg-output: Tcl strings of regular expressions, matched in order as
-  # one; undo Tcl's backslash substitution where a Perl regex differs.
-  sed -n 's/.*{ dg-output "\(.*\)" }.*/\1/p' "$src" \
-    | sed -e 's/\\\[/[/g' -e 's/\\\]/]/g' -e 's/\\\\/\\/g' | tr -d '\n' \
-    > "$bundle/tests/$name.expect"
-  test -s "$bundle/tests/$name.expect" || rm -f "$bundle/tests/$name.expect"
+  expect_of "$src" "$name"
+done
+# The Fortran tests and examples, with gomp-gfortran.  A test that must
+# fail (dg-shouldfail) gets NAME.status: the exit status it must end
+# with (from an "exit status N" comment), or "nonzero".
+for src in "$top"/libgomp/testsuite/libgomp.fortran/hs-*.f90 "$top"/examples/*.f90; do
+  # Named apart from the C tests (hs-zero-cost-1 is in both).
+  name=fortran-$(basename "$src" .f90)
+  "$stage/bin/gomp-gfortran" -O2 -fopenmp -foffload=nvptx-none "$src" \
+    -o "$bundle/tests/$name.exe"
+  expect_of "$src" "$name"
+  if grep -q 'dg-shouldfail' "$src"; then
+    code=$(sed -n 's/.*exit status \([0-9][0-9]*\).*/\1/p' "$src" | head -n 1)
+    echo "${code:-nonzero}" > "$bundle/tests/$name.status"
+  fi
 done
 # tests/offload: an executable and a shared library offloading at once,
 # and the refusal of device work from a callback.

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build and run the examples with gomp-gcc from an install tree.
+# Build and run the examples with gomp-gcc (C) and gomp-gfortran (Fortran)
+# from an install tree.
 # Usage: run-demo.sh STAGE WORKDIR
 set -e
 stage=$1
@@ -11,5 +12,11 @@ for src in "$here"/*.c; do
   name=$(basename "$src" .c)
   echo "== $name: $stage/bin/gomp-gcc -O2 -fopenmp -foffload=nvptx-none $name.c"
   "$stage"/bin/gomp-gcc -O2 -fopenmp -foffload=nvptx-none "$src" -o "$name"
+  ./"$name"
+done
+for src in "$here"/*.f90; do
+  name=$(basename "$src" .f90)
+  echo "== $name: $stage/bin/gomp-gfortran -O2 -fopenmp -foffload=nvptx-none $name.f90"
+  "$stage"/bin/gomp-gfortran -O2 -fopenmp -foffload=nvptx-none "$src" -o "$name"
   ./"$name"
 done

@@ -1,5 +1,6 @@
 ! { dg-do run }
 ! { dg-shouldfail "runtime error" }
+! The GPU check (bench/gpu-check.sh) wants exit status 2.
 ! A runtime error without IOSTAT= in a target region: the host's message
 ! for the failing OPEN, and error termination (exit status 2).
 

@@ -1,5 +1,6 @@
 ! { dg-do run }
 ! { dg-shouldfail "STOP 3" }
+! The GPU check (bench/gpu-check.sh) wants exit status 3.
 ! STOP with a code in a target region: the message, what the device wrote
 ! before (to a file it never closed: STOP closes it), and the code as the
 ! program's exit status.

@@ -43,7 +43,9 @@ done
 # fail (dg-shouldfail) gets NAME.status: the exit status it must end
 # with (from an "exit status N" comment), or "nonzero".
 for src in "$top"/libgomp/testsuite/libgomp.fortran/hs-*.f90 "$top"/examples/*.f90; do
-  # Named apart from the C tests (hs-zero-cost-1 is in both).
+  # Only tests that run; named apart from the C tests (hs-zero-cost-1 is
+  # in both).
+  grep -q 'dg-do \(link\|compile\)' "$src" && continue
   name=fortran-$(basename "$src" .f90)
   "$stage/bin/gomp-gfortran" -O2 -fopenmp -foffload=nvptx-none "$src" \
     -o "$bundle/tests/$name.exe"

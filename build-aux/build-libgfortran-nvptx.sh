@@ -27,11 +27,25 @@ jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 # Debian's own nvptx libgcc.a and crt0.o, for configure's link tests.
 accel=${DEBIAN_ACCEL_DIR:-/usr/lib/gcc/x86_64-linux-gnu/12/accel/nvptx-none}
 
-# The I/O library and the runtime it needs (relative to libgfortran/).
+# The I/O library and the runtime it needs (relative to libgfortran/),
+# and the intrinsics of the full library that reach the system: they link
+# on the device, and work where host services carry the call (RENAME,
+# UNLINK, ACCESS, STAT, TIME, DATE_AND_TIME, SYSTEM_CLOCK, ...); the
+# others fail as each reports failure (the device C library answers
+# ENOSYS for processes, signals, the working directory).
 io_objs="io/close io/file_pos io/format io/inquire io/intrinsics
  io/list_read io/lock io/open io/read io/transfer io/unit io/unix
  io/write io/fbuf io/async runtime/error runtime/stop runtime/environ
- runtime/convert_char runtime/pause runtime/fpu config/nvptx/device-runtime"
+ runtime/convert_char runtime/pause runtime/fpu
+ intrinsics/access intrinsics/chdir intrinsics/chmod intrinsics/clock
+ intrinsics/cpu_time intrinsics/ctime intrinsics/date_and_time
+ intrinsics/dtime intrinsics/env intrinsics/etime
+ intrinsics/execute_command_line intrinsics/exit intrinsics/gerror
+ intrinsics/getcwd intrinsics/getlog intrinsics/getXid intrinsics/hostnm
+ intrinsics/kill intrinsics/link intrinsics/perror intrinsics/signal
+ intrinsics/sleep intrinsics/system intrinsics/rename intrinsics/stat
+ intrinsics/symlnk intrinsics/system_clock intrinsics/time
+ intrinsics/umask intrinsics/unlink config/nvptx/device-runtime"
 
 # The accelerator build installs no gfortran driver; gcc compiles Fortran
 # with f951 all the same.
@@ -93,11 +107,24 @@ for ml in default mgomp; do
     esac
   done
   # On nvptx, exit ends only the calling thread; where the full runtime
-  # ends the program (errors, STOP), it calls the device runtime's
-  # _gfortrani_device_exit instead, which ends it through the host.
+  # ends the program (errors, STOP, the EXIT intrinsic), it calls the
+  # device runtime's _gfortrani_device_exit instead, which ends it through
+  # the host.  configure looks for no library function on nvptx (it
+  # cannot link there); these the device C library has (libgomp's
+  # posix-io.c: host calls, or failures with ENOSYS where the device has
+  # no such thing).
+  have="-DHAVE_ACCESS -DHAVE_STAT -DHAVE_FSTAT -DHAVE_CHDIR
+   -DHAVE_GETCWD -DHAVE_LINK -DHAVE_SYMLINK -DHAVE_UMASK -DHAVE_GETPID
+   -DHAVE_GETUID -DHAVE_GETGID -DHAVE_GETEUID -DHAVE_GETHOSTNAME
+   -DHAVE_GETLOGIN -DHAVE_KILL -DHAVE_SLEEP -DHAVE_ALARM
+   -DHAVE_GETTIMEOFDAY"
+  have=$(echo $have)
+  # Always compiled again: make does not see a change of these flags.
+  # shellcheck disable=SC2086
+  ( cd "$obj" && rm -f $targets $(echo "$targets" | sed "s/\.lo/.o/g") )
   # shellcheck disable=SC2086
   ( cd "$obj" && make -j"$jobs" $targets \
-      AM_CPPFLAGS_EXTRA= CPPFLAGS="-Dexit=_gfortrani_device_exit" ) >> "$log" 2>&1 \
+      CPPFLAGS="-Dexit=_gfortrani_device_exit $have" ) >> "$log" 2>&1 \
     || { grep -E ': error|Error [0-9]' "$log" | tail -20 >&2; echo "[libgfortran-nvptx] I/O library failed, see $log" >&2; exit 1; }
   cp "$obj/.libs/libgfortran.a" "$top/libgfortran.a"
   nvptx-none-ar d "$top/libgfortran.a" minimal.o

@@ -35,8 +35,9 @@
    nothing when nobody recurses.  A device thread is a warp under
    -muniform-simt (OpenMP outside SIMT regions): its lanes take and give
    the lock together.  Lanes of one warp that are separate threads (omp
-   simd, OpenACC vector loops) must not contend for one of these locks:
-   Fortran I/O is not supported there (see the manual).
+   simd, OpenACC vector loops) cannot share these locks, which are held
+   for whole statements: when several arrive together, the kernel ends
+   with a message instead of hanging (__gomp_nvptx_gthread_lock).
 
    There is no thread-specific data: __gthread_key_create fails with
    EAGAIN, __gthread_getspecific returns NULL.  libgfortran creates its
@@ -74,7 +75,7 @@ extern "C" {
 #endif
 
 /* In libgomp.a for nvptx (config/nvptx/stdio-lock.c).  */
-extern void __retarget_lock_acquire_recursive (struct __lock *);
+extern void __gomp_nvptx_gthread_lock (struct __lock *);
 extern int __retarget_lock_try_acquire_recursive (struct __lock *);
 extern void __retarget_lock_release_recursive (struct __lock *);
 extern unsigned long long __gomp_nvptx_thread_self (void);
@@ -105,7 +106,7 @@ __gthread_mutex_destroy (__gthread_mutex_t *__m __attribute__ ((unused)))
 static inline int
 __gthread_mutex_lock (__gthread_mutex_t *__m)
 {
-  __retarget_lock_acquire_recursive (__m);
+  __gomp_nvptx_gthread_lock (__m);
   return 0;
 }
 

@@ -60,6 +60,8 @@
 #include <unistd.h>
 #include "glibc-abi.h"
 #include "host-service-device.h"
+#include <sys/lock.h>
+#include "device-thread.h"
 
 static long
 fail (int host_errno)
@@ -386,6 +388,14 @@ ftruncate (int fd, off_t length)
 			0));
 }
 
+/* What host code compiled with _FILE_OFFSET_BITS=64 calls.  */
+
+int
+ftruncate64 (int fd, off_t length)
+{
+  return ftruncate (fd, length);
+}
+
 /* End the whole program with STATUS: the host flushes its streams and
    exits at once (host-service-ops.c, hs_do_exit), so the call never
    returns.  Where the host cannot (host services off, shutting down),
@@ -398,6 +408,37 @@ __gomp_host_exit (int status)
   int32_t err;
   gomp_hs_call (GOMP_HS_OP_EXIT, status, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   __builtin_trap ();
+}
+
+/* libgfortran's mutexes (gthr-nvptx.h): a unit's lock is held for a
+   whole I/O statement, which has no turn loop around it as newlib's
+   stdio sections have.  A lane that spun here on a unit held by another
+   lane of its own warp would wait forever (see the turn loop above), so
+   when several lanes that are threads of their own arrive together (an
+   OpenACC vector loop, an omp simd region), the lowest one says why and
+   the kernel ends with an error, which the host reports, instead of
+   hanging.  The other lanes wait for it where the branch ends (both
+   convergence models join there before the trap).  A warp that is one
+   thread, or a single lane, takes the lock as stdio does
+   (config/nvptx/stdio-lock.c).  Here rather than there, since it writes
+   to the host: stdio-lock.c is linked by every image that uses newlib's
+   locks, host services or not.  */
+
+void
+__gomp_nvptx_gthread_lock (struct __lock *l)
+{
+  static const char msg[] = "libgfortran: Fortran I/O from several lanes "
+    "of one warp at once (OpenACC vector loops, omp simd) is not supported "
+    "on the device\n";
+  unsigned lanes = gomp_nvptx_lanes ();
+
+  if ((lanes & (lanes - 1)) != 0)
+    {
+      if (gomp_nvptx_lane_turn (lanes))
+	write (2, msg, sizeof msg - 1);
+      __builtin_trap ();
+    }
+  __retarget_lock_acquire_recursive (l);
 }
 
 int
@@ -589,6 +630,130 @@ int
 _isatty (int fd)
 {
   return hs_isatty (fd);
+}
+
+/* POSIX calls that have no meaning on the device, under their plain
+   names (newlib for nvptx has none of them): code that calls them links,
+   and they fail as POSIX allows.  libgfortran's intrinsics that reach the
+   system (KILL, LINK, GETPID, HOSTNM, ...) come here.  */
+
+int _getpid (void);
+int _kill (int, int);
+
+int
+link (const char *from, const char *to)
+{
+  return _link (from, to);
+}
+
+/* The device has no working directory of its own: relative paths are
+   the host process's (or beneath GOMP_HOST_SERVICES_ROOT).  */
+
+int
+chdir (const char *path)
+{
+  (void) path;
+  return fail (HOST_ENOSYS);
+}
+
+char *
+getcwd (char *buf, size_t size)
+{
+  (void) buf;
+  (void) size;
+  fail (HOST_ENOSYS);
+  return NULL;
+}
+
+int
+symlink (const char *from, const char *to)
+{
+  (void) from;
+  (void) to;
+  return fail (HOST_ENOSYS);
+}
+
+int
+chmod (const char *path, mode_t mode)
+{
+  (void) path;
+  (void) mode;
+  return fail (HOST_ENOSYS);
+}
+
+/* There is no file mode creation mask on the device: the host applies
+   its own to what the device creates.  Report the usual one.  */
+
+mode_t
+umask (mode_t mask)
+{
+  (void) mask;
+  return 022;
+}
+
+pid_t
+getpid (void)
+{
+  return _getpid ();
+}
+
+uid_t
+getuid (void)
+{
+  return (uid_t) fail (HOST_ENOSYS);
+}
+
+uid_t
+geteuid (void)
+{
+  return (uid_t) fail (HOST_ENOSYS);
+}
+
+gid_t
+getgid (void)
+{
+  return (gid_t) fail (HOST_ENOSYS);
+}
+
+int
+gethostname (char *name, size_t len)
+{
+  (void) name;
+  (void) len;
+  return fail (HOST_ENOSYS);
+}
+
+char *
+getlogin (void)
+{
+  fail (HOST_ENOSYS);
+  return NULL;
+}
+
+int
+kill (pid_t pid, int sig)
+{
+  return _kill (pid, sig);
+}
+
+unsigned
+alarm (unsigned seconds)
+{
+  (void) seconds;
+  return 0;
+}
+
+/* The device's own clock, in nanoseconds: a wait needs no host.  */
+
+unsigned
+sleep (unsigned seconds)
+{
+  unsigned long long start, now;
+  __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=r" (start));
+  do
+    __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=r" (now));
+  while (now - start < seconds * 1000000000ull);
+  return 0;
 }
 
 /* The rest of newlib's system calls have no meaning for a target region

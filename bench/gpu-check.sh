@@ -85,6 +85,23 @@ pass=0 fail=0
     fail=$((fail + 1))
     sed 's/^/  | /' "$work/calls.out" | head -40
   fi
+  # Fortran on the device: each WRITE statement reaches the host as one
+  # write (hs-print-1: four statements end a line on stdout, one on
+  # stderr; the non-advancing one waits for the next).
+  if test -x "$here/tests/fortran-hs-print-1.exe"; then
+    ( cd "$work" && GOMP_DEBUG=1 timeout 60 "$here/tests/fortran-hs-print-1.exe" ) \
+      > "$work/fprint.out" 2>&1
+    w1=$(grep -c 'host-service: port [0-9]*: write (fd 1, ' "$work/fprint.out")
+    w2=$(grep -c 'host-service: port [0-9]*: write (fd 2, ' "$work/fprint.out")
+    if test "$w1" -eq 4 && test "$w2" -eq 1; then
+      echo "PASS: Fortran: one write per WRITE statement (4 to stdout, 1 to stderr)"
+      pass=$((pass + 1))
+    else
+      echo "FAIL: Fortran: $w1 writes to stdout (want 4), $w2 to stderr (want 1)"
+      fail=$((fail + 1))
+      sed 's/^/  | /' "$work/fprint.out" | head -40
+    fi
+  fi
   # What the plugin measured and set for an OpenACC image that uses host
   # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
   GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1

@@ -311,6 +311,26 @@ __read_chk (int fd, void *buf, size_t nbytes, size_t buflen)
   return read (fd, buf, nbytes);
 }
 
+/* In posix-io.c: the device has neither (they fail with ENOSYS).  */
+char *getcwd (char *, size_t);
+int gethostname (char *, size_t);
+
+char *
+__getcwd_chk (char *buf, size_t size, size_t buflen)
+{
+  if (size > buflen)
+    __chk_fail ();
+  return getcwd (buf, size);
+}
+
+int
+__gethostname_chk (char *buf, size_t len, size_t buflen)
+{
+  if (len > buflen)
+    __chk_fail ();
+  return gethostname (buf, len);
+}
+
 void *
 __memcpy_chk (void *dst, const void *src, size_t n, size_t dstlen)
 {

@@ -17,7 +17,8 @@ if ! "$cc" -O2 -g -Wall -Wextra -Werror -pthread -I"$TOP/tests/sim" \
   cat "$work/build.log"
   exit 0
 fi
-TMPDIR=$work/tmp timeout 600 "$work/hs-soak" 10000 512 > "$work/soak.log" 2>&1
+GLIBC_TUNABLES=glibc.malloc.tcache_count=0 TMPDIR=$work/tmp timeout 600 \
+  "$work/hs-soak" 10000 512 > "$work/soak.log" 2>&1
 st=$?
 grep -E '^(PASS|FAIL):' "$work/soak.log"
 grep -v -E '^(PASS|FAIL):' "$work/soak.log" | sed 's/^/  /'

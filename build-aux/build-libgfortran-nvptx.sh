@@ -73,8 +73,6 @@ for ml in default mgomp; do
   fc="$fc_driver $flag -Wa,--no-verify $libs"
   if ! test -f "$obj/config.status" || test "$(cat "$obj/.cc" 2>/dev/null)" != "$cc"; then
     rm -rf "$top"; mkdir -p "$obj" "$tdir/libgcc" "$tdir/libbacktrace" "$top/gcc"
-    # What an in-tree build finds in ../libgcc: the thread model.
-    cp "$src/libgcc/gthr-single.h" "$tdir/libgcc/gthr-default.h"
     echo "[libgfortran-nvptx] $ml: configure (log: $log)"
     ( cd "$obj" && "$src"/libgfortran/configure \
 	--build=x86_64-pc-linux-gnu --host=nvptx-none --target=nvptx-none \
@@ -87,6 +85,7 @@ for ml in default mgomp; do
     echo "$cc" > "$obj/.cc"
   fi
   echo "[libgfortran-nvptx] $ml: build the minimal runtime (about 3 min)"
+  # What an in-tree build finds in ../libgcc: the thread model.
   cp "$src/libgcc/gthr-single.h" "$tdir/libgcc/gthr-default.h"
   # No libbacktrace on nvptx (the I/O library's runtime has no
   # backtrace): link the archive without it.
@@ -99,12 +98,13 @@ for ml in default mgomp; do
   # The Makefile has a rule for each source of the full library (named by
   # its base name); the suffix rule compiles device-runtime.c.
   mkdir -p "$obj/config/nvptx" "$obj/.deps/config/nvptx"
-  targets=
+  targets= objs=
   for o in $io_objs; do
     case $o in
-      config/*) targets="$targets $o.lo" ;;
-      *) targets="$targets $(basename "$o").lo" ;;
+      config/*) t=$o ;;
+      *) t=$(basename "$o") ;;
     esac
+    targets="$targets $t.lo" objs="$objs $t.o"
   done
   # On nvptx, exit ends only the calling thread; where the full runtime
   # ends the program (errors, STOP, the EXIT intrinsic), it calls the
@@ -121,20 +121,15 @@ for ml in default mgomp; do
   have=$(echo $have)
   # Always compiled again: make does not see a change of these flags.
   # shellcheck disable=SC2086
-  ( cd "$obj" && rm -f $targets $(echo "$targets" | sed "s/\.lo/.o/g") )
+  ( cd "$obj" && rm -f $targets $objs )
   # shellcheck disable=SC2086
   ( cd "$obj" && make -j"$jobs" $targets \
       CPPFLAGS="-Dexit=_gfortrani_device_exit $have" ) >> "$log" 2>&1 \
     || { grep -E ': error|Error [0-9]' "$log" | tail -20 >&2; echo "[libgfortran-nvptx] I/O library failed, see $log" >&2; exit 1; }
   cp "$obj/.libs/libgfortran.a" "$top/libgfortran.a"
   nvptx-none-ar d "$top/libgfortran.a" minimal.o
-  for o in $io_objs; do
-    case $o in
-      config/*) f=$obj/$o.o ;;
-      *) f=$obj/$(basename "$o").o ;;
-    esac
-    nvptx-none-ar q "$top/libgfortran.a" "$f"
-  done
+  # shellcheck disable=SC2086
+  ( cd "$obj" && nvptx-none-ar q "$top/libgfortran.a" $objs )
   nvptx-none-ranlib "$top/libgfortran.a"
   mkdir -p "$dest$sub"
   cp "$top/libgfortran.a" "$dest$sub"/libgfortran.a

@@ -41,7 +41,6 @@
 
 #include "libgfortran.h"
 #include "io.h"
-#include "unix.h"
 
 extern void device_init (void);
 internal_proto (device_init);

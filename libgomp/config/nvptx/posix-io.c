@@ -417,8 +417,12 @@ __gomp_host_exit (int status)
    when several lanes that are threads of their own arrive together (an
    OpenACC vector loop, an omp simd region), the lowest one says why and
    the kernel ends with an error, which the host reports, instead of
-   hanging.  The other lanes wait for it where the branch ends (both
-   convergence models join there before the trap).  A warp that is one
+   hanging.  No lane waits for another lane of its warp here: with
+   pre-Volta convergence (libgomp is PTX for sm_30) the siblings skip the
+   write and the warp joins after the branch, so the message is out
+   before the trap; with independent thread scheduling a sibling may
+   trap first and the message may be lost, but the kernel still ends,
+   and no lane ever spins on the lock.  A warp that is one
    thread, or a single lane, takes the lock as stdio does
    (config/nvptx/stdio-lock.c).  Here rather than there, since it writes
    to the host: stdio-lock.c is linked by every image that uses newlib's

@@ -102,6 +102,23 @@ pass=0 fail=0
       sed 's/^/  | /' "$work/fprint.out" | head -40
     fi
   fi
+  # Reverse offload needs host services: with them off, an image that
+  # has reverse-offload regions is refused when it loads, with a message,
+  # instead of failing (or hanging) at its first region.
+  if test -x "$here/tests/hs-rev-1.exe"; then
+    GOMP_HOST_SERVICES=off timeout 60 "$here/tests/hs-rev-1.exe" \
+      > "$work/rev-off.out" 2>&1
+    st=$?
+    if test $st -ne 0 && test $st -ne 124 \
+       && grep -q 'reverse-offload regions' "$work/rev-off.out"; then
+      echo "PASS: reverse offload with host services off: refused at load (status $st)"
+      pass=$((pass + 1))
+    else
+      echo "FAIL: reverse offload with host services off: status $st"
+      fail=$((fail + 1))
+      sed 's/^/  | /' "$work/rev-off.out" | head -20
+    fi
+  fi
   # What the plugin measured and set for an OpenACC image that uses host
   # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
   GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1

@@ -9,8 +9,8 @@ top=$1 stage=$2 bundle=$3
 rm -rf "$bundle"
 mkdir -p "$bundle/lib" "$bundle/tests"
 cp -P "$stage"/lib/*.so* "$bundle/lib/"
-# The host Fortran runtime, which the GPU machine may not have.
-for l in libgfortran.so.5 libquadmath.so.0; do
+# The host Fortran and C++ runtimes, which the GPU machine may not have.
+for l in libgfortran.so.5 libquadmath.so.0 libstdc++.so.6; do
   f=$(gcc-12 -print-file-name="$l")
   test -f "$f" && cp -L "$f" "$bundle/lib/$l"
 done
@@ -28,6 +28,7 @@ expect_of ()
 
 for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
 	   "$top"/libgomp/testsuite/libgomp.oacc-c/hs-*.c "$top"/examples/*.c; do
+  grep -q 'dg-do \(link\|compile\)' "$src" && continue
   name=$(basename "$src" .c)
   case $src in
     */libgomp.oacc-c/*) flags="-O2 -fopenacc -foffload=nvptx-none" ;;
@@ -37,6 +38,15 @@ for src in "$top"/libgomp/testsuite/libgomp.c/hs-*.c \
   test -z "$opts" || flags=$opts
   # shellcheck disable=SC2086
   "$stage/bin/gomp-gcc" $flags "$src" -o "$bundle/tests/$name.exe" -lm
+  expect_of "$src" "$name"
+done
+# The C++ tests, with gomp-g++.
+for src in "$top"/libgomp/testsuite/libgomp.c++/hs-*.C; do
+  test -f "$src" || continue
+  grep -q 'dg-do \(link\|compile\)' "$src" && continue
+  name=cxx-$(basename "$src" .C)
+  "$stage/bin/gomp-g++" -O2 -fopenmp -foffload=nvptx-none "$src" \
+    -o "$bundle/tests/$name.exe"
   expect_of "$src" "$name"
 done
 # The Fortran tests and examples, with gomp-gfortran.  A test that must

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build and run the examples with gomp-gcc (C) and gomp-gfortran (Fortran)
-# from an install tree.
+# from an install tree.  (reverse-offload.c needs gomp-gcc's compilers:
+# it uses OpenMP reverse offload.)
 # Usage: run-demo.sh STAGE WORKDIR
 set -e
 stage=$1

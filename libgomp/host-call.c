@@ -67,6 +67,8 @@ static struct hc_entry *hc_table[HC_BUCKETS];
 static __thread int hc_in_callback;
 
 int64_t gomp_host_call_invoke (const char *, void *, size_t, int *, int);
+void gomp_host_call_enter (void);
+void gomp_host_call_leave (void);
 extern int gomp_host_service_off (void);	/* host-service.c.  */
 
 static uint64_t
@@ -266,6 +268,21 @@ libgomp_host_call (const char *name, void *buf, size_t size, int *err)
   if (e)
     errno = e;
   return e ? -1 : ret;
+}
+
+/* Around a reverse-offload region that a kernel waits for
+   (target-rev.c): it counts as a callback.  */
+
+void
+gomp_host_call_enter (void)
+{
+  hc_in_callback++;
+}
+
+void
+gomp_host_call_leave (void)
+{
+  hc_in_callback--;
 }
 
 /* Whether this thread is running a host-service callback for a kernel:

@@ -72,6 +72,7 @@
 
 #include <stddef.h>
 #include "host-service.h"
+#include "host-service-seg.h"
 
 static inline volatile struct gomp_hs_port *
 hs_port (const struct gomp_hs_device *d, uint32_t i)
@@ -236,23 +237,74 @@ hs_round (volatile struct gomp_hs_port *p, uint32_t seq, uint32_t *info,
   hs_load_reply (&p->rep, info, ret);
 }
 
-/* Copy N bytes at offset OFF of the input IN ++ IN2 into BUF.  */
-
-static void
-hs_gather (volatile unsigned char *buf, uint64_t off, uint64_t n,
-	   const unsigned char *in, uint64_t in_len,
-	   const unsigned char *in2, unsigned lane, unsigned nlanes)
+/* A position in a list of segments.  */
+struct hs_cursor
 {
-  if (off < in_len)
+  unsigned i;
+  uint64_t off;
+};
+
+/* Copy the next N bytes of the input SEG[0 .. NSEG-1], from *AT on, into
+   BUF; advance *AT.  */
+static void
+hs_gather (volatile unsigned char *buf, uint64_t n, const struct hs_seg *seg,
+	   unsigned nseg, struct hs_cursor *at, unsigned lane,
+	   unsigned nlanes)
+{
+  while (n && at->i < nseg)
     {
-      uint64_t a = in_len - off < n ? in_len - off : n;
-      hs_copy_in (buf, in + off, a, lane, nlanes);
+      uint64_t left = seg[at->i].n - at->off;
+      uint64_t a = left < n ? left : n;
+      if (a)
+	hs_copy_in (buf, seg[at->i].p + at->off, a, lane, nlanes);
       buf += a;
-      off += a;
       n -= a;
+      at->off += a;
+      if (at->off == seg[at->i].n)
+	{
+	  at->i++;
+	  at->off = 0;
+	}
     }
-  if (n)
-    hs_copy_in (buf, in2 + (off - in_len), n, lane, nlanes);
+}
+
+/* Store the M bytes at BUF into the output SINK from *AT on; advance *AT.
+   Returns the number of bytes stored.  */
+static uint64_t
+hs_scatter (struct hs_sink *sink, struct hs_cursor *at,
+	    const volatile unsigned char *buf, uint64_t m, unsigned lane,
+	    unsigned nlanes)
+{
+  uint64_t stored = 0;
+  while (m)
+    {
+      uint64_t left, a;
+      if (at->i == sink->n)
+	{
+	  if (sink->more == NULL)
+	    break;
+	  /* Every lane sees what the others copied before looking.  */
+	  if (nlanes > 1)
+	    hs_copy_sync (0);
+	  sink->more (sink);
+	  sink->more = NULL;
+	  continue;
+	}
+      left = sink->seg[at->i].n - at->off;
+      a = left < m ? left : m;
+      if (a)
+	hs_copy_out (sink->seg[at->i].p + at->off, buf, a, lane, nlanes);
+      buf += a;
+      m -= a;
+      stored += a;
+      at->off += a;
+      if (at->off == sink->seg[at->i].n)
+	{
+	  at->i++;
+	  at->off = 0;
+	}
+    }
+  return stored;
 }
 
 static inline void
@@ -270,25 +322,27 @@ hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
 }
 
 /* The whole call OP on port I of D, whose lock the caller holds: see
-   hs_call2.  */
+   hs_callv.  */
 
 static int64_t
 hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
-	      uint32_t i, uint32_t op, const int64_t args[4], const void *in,
-	      uint64_t in_len, const void *in2, uint64_t in2_len, void *out,
-	      uint64_t out_cap, uint64_t *out_len, int32_t *err)
+	      uint32_t i, uint32_t op, const int64_t args[4],
+	      const struct hs_seg *in, unsigned nin, struct hs_sink *out,
+	      uint64_t *out_len, int32_t *err)
 {
   volatile struct gomp_hs_port *p = hs_port (d, i);
   volatile unsigned char *buf = hs_buf (d, i);
-  uint64_t sent = 0, got = 0;
+  uint64_t sent = 0, got = 0, total = 0;
   uint32_t flags = GOMP_HS_REQ_FIRST, info;
   uint32_t bufsz = d->buf_size;
   uint32_t seq = ps[i].seq;
-  uint64_t total = in_len + in2_len;
+  struct hs_cursor at_in = { 0, 0 }, at_out = { 0, 0 };
   int64_t ret;
-  unsigned lane, nlanes;
+  unsigned lane, nlanes, k;
 
   hs_copy_share (&lane, &nlanes);
+  for (k = 0; k < nin; k++)
+    total += in[k].n;
 
   /* Input rounds.  */
   for (;;)
@@ -296,7 +350,7 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
       uint64_t n = total - sent < bufsz ? total - sent : bufsz;
       if (n)
 	{
-	  hs_gather (buf, sent, n, in, in_len, in2, lane, nlanes);
+	  hs_gather (buf, n, in, nin, &at_in, lane, nlanes);
 	  /* Every lane's share is in the region before the request is
 	     published.  */
 	  if (nlanes > 1)
@@ -324,21 +378,18 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
       uint64_t m = GOMP_HS_INFO_LEN (info);
       if (m > bufsz)
 	m = bufsz;
-      if (got < out_cap)
+      if (m)
 	{
-	  uint64_t c = out_cap - got < m ? out_cap - got : m;
-	  hs_copy_out ((unsigned char *) out + got, buf, c, lane, nlanes);
+	  got += hs_scatter (out, &at_out, buf, m, lane, nlanes);
 	  /* Every lane sees what the others copied.  */
 	  if (nlanes > 1)
 	    hs_copy_sync (0);
-	  got += c;
 	}
       if (!(GOMP_HS_INFO_FLAGS (info) & GOMP_HS_REP_MORE_OUT))
 	break;
       hs_put_request (p, op, GOMP_HS_REQ_CONT, args, 0, total);
       hs_round (p, ++seq, &info, &ret);
     }
-
   ps[i].seq = seq;
   *err = GOMP_HS_INFO_ERRNO (info);
   if (out_len)
@@ -346,11 +397,10 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
   return ret;
 }
 
-/* Make one call OP with ARGS.  Its input payload is IN/IN_LEN followed by
-   IN2/IN2_LEN, OUT/OUT_CAP where its output goes; *OUT_LEN gets the
-   number of output bytes stored (output beyond OUT_CAP is fetched and
-   dropped).  Returns the call's result and sets *ERR to the host's errno
-   (0 on success).
+/* Make one call OP with ARGS.  Its input payload is the NIN segments IN,
+   back to back; its output goes to OUT (struct hs_sink); *OUT_LEN gets
+   the number of output bytes stored.  Returns the call's result and sets
+   *ERR to the host's errno (0 on success).
 
    LANES.  Where every lane of a warp is a client of its own, the lanes
    that call together must not wait for one another: below sm_70 a warp's
@@ -371,9 +421,9 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
    until it gets a port.  */
 
 static int64_t
-hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
-	  const void *in, uint64_t in_len, const void *in2, uint64_t in2_len,
-	  void *out, uint64_t out_cap, uint64_t *out_len, int32_t *err)
+hs_callv (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
+	  const struct hs_seg *in, unsigned nin, struct hs_sink *out,
+	  uint64_t *out_len, int32_t *err)
 {
   struct gomp_hs_port_state *ps
     = (struct gomp_hs_port_state *) (uintptr_t) d->ports;
@@ -398,8 +448,8 @@ hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
 	won = hs_port_sweep (ps, d->nports, &port);
       if (won)
 	{
-	  ret = hs_call_port (d, ps, port, op, args, in, in_len, in2, in2_len,
-			      out, out_cap, out_len, err);
+	  ret = hs_call_port (d, ps, port, op, args, in, nin, out, out_len,
+			      err);
 	  hs_port_release (ps, port);
 	}
       /* Every lane is here again, holding no port.  */
@@ -409,6 +459,22 @@ hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
 	hs_pause (&backoff);
     }
   return ret;
+}
+
+/* A call whose input is IN/IN_LEN followed by IN2/IN2_LEN, and whose
+   output goes to OUT/OUT_CAP (output beyond OUT_CAP is fetched and
+   dropped).  */
+
+static inline int64_t
+hs_call2 (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
+	  const void *in, uint64_t in_len, const void *in2, uint64_t in2_len,
+	  void *out, uint64_t out_cap, uint64_t *out_len, int32_t *err)
+{
+  struct hs_seg iv[2] = { { (unsigned char *) in, in_len },
+			  { (unsigned char *) in2, in2_len } };
+  struct hs_seg ov = { (unsigned char *) out, out_cap };
+  struct hs_sink sink = { &ov, 1, 1, NULL, NULL };
+  return hs_callv (d, op, args, iv, 2, &sink, out_len, err);
 }
 
 /* A call with one input segment.  */

@@ -127,6 +127,8 @@ struct hs_ctx
 struct gomp_host_service
 {
   unsigned char *region;
+  int target_id;		/* The plugin's number for the device, or -1
+				   (GOMP_PLUGIN_host_service_device).  */
   uint32_t nports, buf_size;
   size_t staging;
   enum hs_policy policy;

@@ -53,6 +53,11 @@
 /* Named host services (host-call.c).  */
 extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *,
 				      int);
+/* Reverse offload (target-rev.c).  */
+extern int gomp_target_rev_check (const unsigned char *, size_t, uint64_t,
+				  uint64_t, size_t *);
+extern int gomp_target_rev_serve (int, unsigned char *, size_t, uint64_t,
+				  uint64_t, size_t *);
 
 #define HS_NAME_MAX	256
 
@@ -72,6 +77,7 @@ static void hs_do_mkdir (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_host_call (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_ftruncate (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_exit (struct gomp_host_service *, struct hs_ctx *);
+static void hs_do_target_rev (struct gomp_host_service *, struct hs_ctx *);
 
 #define B HS_OP_BLOCKS
 #define F (HS_OP_FD_IO | HS_OP_FD)
@@ -119,6 +125,8 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
 			     hs_do_ftruncate },
   [GOMP_HS_OP_EXIT]	= { "exit", HS_IN_NONE, HS_POLICY_STDIO, B,
 			    hs_do_exit },
+  [GOMP_HS_OP_TARGET_REV] = { "target_rev", HS_IN_STREAM, HS_POLICY_STDIO, B,
+			      hs_do_target_rev },
 };
 
 #undef B
@@ -602,4 +610,33 @@ hs_do_host_call (struct gomp_host_service *s, struct hs_ctx *c)
       c->out_len = size;
       c->out_sent = 0;
     }
+}
+
+/* TARGET_REV: a reverse-offload region (host-service.h), served by
+   target-rev.c.  The stage is made large enough for the output before
+   the region runs, so that a region that ran always gets its reply.  */
+
+static void
+hs_do_target_rev (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  uint64_t idlen = (uint64_t) c->arg[0], mapnum = (uint64_t) c->arg[1];
+  size_t out_max, out_len = 0;
+  int err = gomp_target_rev_check (c->stage, c->stage_len, idlen, mapnum,
+				   &out_max);
+  if (err == 0
+      && !gomp_hs_reserve (s, c, out_max > c->stage_len ? out_max
+				: c->stage_len))
+    err = ENOMEM;
+  if (err == 0)
+    err = gomp_target_rev_serve (s->target_id, c->stage, c->stage_len, idlen,
+				 mapnum, &out_len);
+  if (err)
+    {
+      gomp_hs_fail (c, err);
+      return;
+    }
+  c->ret = 0;
+  c->err = 0;
+  c->out_len = out_len;
+  c->out_sent = 0;
 }

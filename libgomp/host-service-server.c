@@ -308,10 +308,11 @@ hs_hand_off (struct gomp_host_service *s, uint32_t i,
   c->pending_seq = seq;
   pthread_mutex_unlock (&s->reply_lock);
   __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
-  /* Named host callbacks are the program's own code: they never run on a
-     thread confined to the root.  */
-  if (hs_enqueue (s, &s->pool[(r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op)
-			       == GOMP_HS_OP_HOST_CALL
+  /* Named host callbacks and reverse-offload regions are the program's
+     own code: they never run on a thread confined to the root.  */
+  uint32_t op = r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op;
+  if (hs_enqueue (s, &s->pool[op == GOMP_HS_OP_HOST_CALL
+			       || op == GOMP_HS_OP_TARGET_REV
 			       ? HS_POOL_CALLS : HS_POOL_FILES], c))
     return 1;
   pthread_mutex_lock (&s->reply_lock);

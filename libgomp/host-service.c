@@ -558,6 +558,7 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
       return NULL;
     }
   s->region = region;
+  s->target_id = -1;
   s->nports = nports;
   s->buf_size = buf_size;
   s->policy = hs_env_policy ();
@@ -597,6 +598,15 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
 	      " policy %d\n", region, nports, buf_size, s->staging,
 	      (int) s->policy);
   return s;
+}
+
+/* The device S serves, as its plugin numbers it: reverse-offload regions
+   (target-rev.c) look up what is mapped on it.  */
+
+void
+GOMP_PLUGIN_host_service_device (struct gomp_host_service *s, int target_id)
+{
+  s->target_id = target_id;
 }
 
 /* The region's geometry, for the plugin to pass on to the device.  */

@@ -135,6 +135,7 @@ enum gomp_hs_op
   GOMP_HS_OP_FTRUNCATE,		/* arg0 fd, arg1 length.  */
   GOMP_HS_OP_EXIT,		/* arg0 status; never answered: the host
 				   process ends.  */
+  GOMP_HS_OP_TARGET_REV,	/* Reverse offload; see below.  */
   GOMP_HS_OP_MAX
 };
 
@@ -201,6 +202,7 @@ _Static_assert (sizeof (struct gomp_hs_header) == 64, "header layout");
 #define GOMP_HS_EPERM		1
 #define GOMP_HS_EIO		5
 #define GOMP_HS_EBADF		9
+#define GOMP_HS_ENOMEM		12
 #define GOMP_HS_EFAULT		14
 #define GOMP_HS_EINVAL		22
 #define GOMP_HS_ENAMETOOLONG	36
@@ -224,6 +226,68 @@ struct gomp_hs_timespec
 {
   int64_t sec, nsec;
 };
+
+/* TARGET_REV runs an OpenMP target region with device(ancestor: 1) on
+   the host.  ARG0 is the length of the region's identity with its NUL,
+   ARG1 the number of map entries.  Input: the identity, padded with NULs
+   to a multiple of 8 bytes; ARG1 struct gomp_hs_rev_map; then, in entry
+   order, the SIZE bytes at ADDR of every entry that carries data to the
+   host (gomp_hs_rev_sends).  Output: a bit set of ARG1 bits in 8-byte
+   words (bit I of word I / 64: entry I's bytes follow), then those
+   bytes in entry order, SIZE each; the device stores them at ADDR.
+   Only entries that receive data (gomp_hs_rev_receives) may have their
+   bit set.  RET is 0.  ADDR, SIZE and KIND are those of the device's
+   GOMP_target_rev arguments: device addresses, and GOMP_MAP_* kinds with
+   the alignment's log2 in bits 8-15.  */
+struct gomp_hs_rev_map
+{
+  uint64_t addr;
+  uint64_t size;
+  uint32_t kind;
+  uint32_t pad;
+};
+
+_Static_assert (sizeof (struct gomp_hs_rev_map) == 24, "rev map layout");
+
+/* Map kinds (include/gomp-constants.h) a reverse-offload region may
+   have, and which of them move data.  */
+#define GOMP_HS_REV_ALLOC		0
+#define GOMP_HS_REV_TO			1
+#define GOMP_HS_REV_FROM		2
+#define GOMP_HS_REV_TOFROM		3
+#define GOMP_HS_REV_FIRSTPRIVATE	12
+#define GOMP_HS_REV_FIRSTPRIVATE_INT	13
+#define GOMP_HS_REV_ZERO_LEN_ARRAY	15
+#define GOMP_HS_REV_ALWAYS_TO		17
+#define GOMP_HS_REV_ALWAYS_FROM		18
+#define GOMP_HS_REV_ALWAYS_TOFROM	19
+
+static inline int
+gomp_hs_rev_sends (uint32_t kind)
+{
+  switch (kind & 0xff)
+    {
+    case GOMP_HS_REV_TO: case GOMP_HS_REV_TOFROM:
+    case GOMP_HS_REV_ALWAYS_TO: case GOMP_HS_REV_ALWAYS_TOFROM:
+    case GOMP_HS_REV_FIRSTPRIVATE:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+static inline int
+gomp_hs_rev_receives (uint32_t kind)
+{
+  switch (kind & 0xff)
+    {
+    case GOMP_HS_REV_FROM: case GOMP_HS_REV_TOFROM:
+    case GOMP_HS_REV_ALWAYS_FROM: case GOMP_HS_REV_ALWAYS_TOFROM:
+      return 1;
+    default:
+      return 0;
+    }
+}
 
 /* Device memory, one per port and device: the port's lock, and the
    sequence number its last owner published.  */

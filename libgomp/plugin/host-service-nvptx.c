@@ -126,6 +126,7 @@ nvptx_hs_create (struct ptx_device *dev)
       goto fail_quiet;
     }
   GOMP_PLUGIN_host_service_geometry (hs->server, &hs->nports, &hs->buf_size);
+  GOMP_PLUGIN_host_service_device (hs->server, dev->ord);
   what = "cuMemAlloc";
   r = CUDA_CALL_NOCHECK (cuMemAlloc, &hs->ports_dev,
 			 hs->nports * sizeof (struct gomp_hs_port_state));
@@ -232,6 +233,17 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   return true;
 }
 
+/* Whether MODULE defines the global NAME.  */
+
+static bool
+nvptx_hs_has_symbol (CUmodule module, const char *name)
+{
+  CUdeviceptr sym;
+  size_t bytes;
+  return CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
+			    name) == CUDA_SUCCESS;
+}
+
 /* If MODULE (of IMAGE, on DEV, with NFNS kernels) uses host services,
    point its __gomp_host_service at DEV's, creating that first.  */
 
@@ -279,6 +291,19 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
   hs = dev->host_service;
   if (hs == NULL && (hs = nvptx_hs_create (dev)) == NULL)
     {
+      pthread_mutex_unlock (&nvptx_hs_lock);
+      return false;
+    }
+  if (hs->server == NULL
+      && nvptx_hs_has_symbol (module, "__gomp_target_rev_used"))
+    {
+      /* Its regions could only fail: say so now.  */
+      GOMP_PLUGIN_error ("host services: this program has reverse-offload"
+			 " regions (target device(ancestor: 1)), which run"
+			 " through host services, but host services are"
+			 " off or unavailable on device %d", dev->ord);
+      if (hs->images == 0)
+	nvptx_hs_free (dev);
       pthread_mutex_unlock (&nvptx_hs_lock);
       return false;
     }

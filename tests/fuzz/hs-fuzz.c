@@ -778,6 +778,22 @@ fz_add_name (struct fz_in *r, size_t *n)
     }
 }
 
+/* Reverse offload: the harness registers one region, whose body only
+   checks that it got one host address per entry.  */
+
+static void
+fz_rev_body (void *data)
+{
+  FZ_CHECK (data != NULL, "reverse-offload region run without its entries");
+}
+
+static const char fz_rev_id[] = "fz_rev_body@hs-fuzz.c#0";
+static const void *const fz_rev_table[] = { fz_rev_id,
+					    (const void *) fz_rev_body };
+extern void GOMP_target_rev_register (unsigned, const void *const *, size_t);
+struct fz_call;
+static size_t fz_rev_request (struct fz_in *, struct fz_call *, uint8_t);
+
 /* The size of the data of a write or a host call.  */
 
 static size_t
@@ -989,6 +1005,8 @@ fz_act_call (struct fz_srv *f, struct fz_in *r)
       n = fz_data_size (r);
       rd_data (r, fz_inbuf, n);
     }
+  else if (c.op == GOMP_HS_OP_TARGET_REV)
+    n = fz_rev_request (r, &c, b);
   else if (c.op == GOMP_HS_OP_HOST_CALL)
     {
       const char *nm = fz_names[rd_u8 (r) % FZ_NNAMES];
@@ -1015,6 +1033,55 @@ fz_act_call (struct fz_srv *f, struct fz_in *r)
     fz_scratch_touched = 1;
   if (c.completed && !f->closing)
     fz_check_output (f, &c, fz_inbuf, n);
+}
+
+/* The input of a TARGET_REV call: the registered identity (or a
+   stranger), up to 6 map entries of kinds the host accepts (now and then
+   one it does not) with small sizes, and the bytes the kinds send (a few
+   more or fewer when B says so).  Returns the length in fz_inbuf.  */
+
+static size_t
+fz_rev_request (struct fz_in *r, struct fz_call *c, uint8_t b)
+{
+  static const uint32_t kinds[] = { 0, 1, 2, 3, 12, 13, 15, 17, 18, 19, 7 };
+  const char *id = (rd_u8 (r) & 7) ? fz_rev_id : "fz_rev_body@elsewhere.c#0";
+  size_t idlen = strlen (id) + 1, off, sent = 0;
+  unsigned m = rd_u8 (r) % 7, k;
+  struct gomp_hs_rev_map e;
+
+  memcpy (fz_inbuf, id, idlen);
+  memset (fz_inbuf + idlen, 0, -idlen & 7);
+  off = (idlen + 7) & ~(size_t) 7;
+  for (k = 0; k < m; k++)
+    {
+      uint8_t kb = rd_u8 (r);
+      e.kind = kinds[kb % (sizeof kinds / sizeof kinds[0])] | (kb >> 6) << 8;
+      e.size = (e.kind & 0xff) == 13 || (e.kind & 0xff) == 15
+	       ? 0 : rd_u8 (r) * (1 + (kb & 0x20) * 4);
+      e.addr = rd_arg (r);
+      e.pad = 0;
+      memcpy (fz_inbuf + off, &e, sizeof e);
+      off += sizeof e;
+      if (gomp_hs_rev_sends (e.kind))
+	sent += e.size;
+    }
+  if (b & 0x40)
+    {
+      /* One byte more or one fewer than the kinds send.  */
+      if (rd_u8 (r) & 1)
+	sent++;
+      else if (sent)
+	sent--;
+    }
+  if (sent > FZ_MAX_IN - off)
+    sent = FZ_MAX_IN - off;
+  rd_data (r, fz_inbuf + off, sent);
+  if (!(b & 0x20))
+    {
+      c->arg[0] = (int64_t) idlen;
+      c->arg[1] = m;
+    }
+  return off + sent;
 }
 
 /* Action HCALL: a well-formed host call of a registered name.  */
@@ -1559,6 +1626,7 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   libgomp_host_register_typed ("fz-typed", &typed, fz_cb_typed, NULL);
   libgomp_host_register ("fz-rereg", fz_cb_rereg, NULL);
   libgomp_host_register ("fz-sleep", fz_cb_sleep, NULL);
+  GOMP_target_rev_register (1, fz_rev_table, 1);
   fz_create_all ();
   fprintf (fz_log ? fz_log : stderr, "hs-fuzz: scratch %s, %d servers of %u ports x %u bytes,"
 	   " path filter %s\n", fz_scratch, FZ_NSERVERS, FZ_PORTS, FZ_BUF,

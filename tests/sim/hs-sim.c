@@ -29,6 +29,14 @@
 #include "gomp-host-services.h"
 #include "host-service-internal.h"
 
+#define hs_rev_callv hs_callv
+#include "target-rev-client.h"
+
+extern void GOMP_target_rev_register (unsigned, const void *const *, size_t);
+extern void GOMP_target_rev_unregister (const void *const *);
+extern void GOMP_target_rev (const char *, int, size_t, void **, size_t *,
+			     unsigned short *);
+
 static int failures, checks;
 
 static void
@@ -1534,6 +1542,190 @@ test_exit (void)
   unlink (tmp ("exit.txt"));
 }
 
+/* Reverse offload (target-rev-client.h against target-rev.c): map kinds,
+   multi-round payloads both ways, firstprivate, unknown and malformed
+   regions, many regions at once, and the host-fallback entry point.  */
+
+static int rev_runs;
+
+/* The body of a region with the entries of rev_call below.  */
+
+static void
+rev_body (void *data)
+{
+  void **a = data;
+  int *x = a[0];
+  double *arr = a[1];
+  long k = (long) (intptr_t) a[2];
+  int *fp = a[3];
+  unsigned char *out = a[4];
+  unsigned char *scratch = a[5];
+  size_t n = (size_t) *x >> 8, i;
+  int zero = 1;
+  for (i = 0; i < n; i++)
+    arr[i] = arr[i] * 2 + (double) k;
+  for (i = 0; i < 64; i++)
+    {
+      zero &= out[i] == 0 && scratch[i] == 0;
+      out[i] = (unsigned char) (i + *fp);
+      scratch[i] = 0xee;
+    }
+  *fp = -1;			/* A private copy: the device's stays.  */
+  *x = *x + (zero ? 1 : 1000);
+  __atomic_add_fetch (&rev_runs, 1, __ATOMIC_RELAXED);
+}
+
+static const char rev_id[] = "rev_body@hs-sim.c#1";
+static const void *const rev_table[] = { rev_id, (const void *) rev_body };
+
+/* Run rev_body through host services: N doubles in ARR.  */
+
+static int32_t
+rev_call (struct sim *s, const char *id, size_t n, double *arr, int *x)
+{
+  int fp = 7;
+  unsigned char out[64], scratch[64];
+  void *addrs[6] = { x, arr, (void *) (intptr_t) 3, &fp, out, scratch };
+  size_t sizes[6] = { sizeof *x, n * sizeof *arr, 0, sizeof fp,
+		      sizeof out, sizeof scratch };
+  unsigned short kinds[6] = { GOMP_HS_REV_TOFROM | 2 << 8,
+			      GOMP_HS_REV_TOFROM | 3 << 8,
+			      GOMP_HS_REV_FIRSTPRIVATE_INT,
+			      GOMP_HS_REV_FIRSTPRIVATE | 2 << 8,
+			      GOMP_HS_REV_FROM, GOMP_HS_REV_ALLOC };
+  int32_t err;
+  size_t i;
+  memset (out, 0x55, sizeof out);
+  memset (scratch, 0x66, sizeof scratch);
+  *x = (int) (n << 8);
+  err = hs_target_rev (s->dev, id, 6, addrs, sizes, kinds);
+  if (err == 0)
+    for (i = 0; i < 64; i++)
+      if (out[i] != (unsigned char) (i + 7) || scratch[i] != 0x66)
+	return -1;
+  return err == 0 && fp != 7 ? -2 : err;
+}
+
+struct rev_worker
+{
+  struct sim *s;
+  unsigned calls, bad;
+};
+
+static void *
+rev_worker_fn (void *p)
+{
+  struct rev_worker *w = p;
+  double arr[100];
+  unsigned c, i;
+  int x;
+  for (c = 0; c < w->calls; c++)
+    {
+      for (i = 0; i < 100; i++)
+	arr[i] = i + c;
+      if (rev_call (w->s, rev_id, 100, arr, &x) != 0
+	  || x != (100 << 8) + 1)
+	w->bad++;
+      for (i = 0; i < 100; i++)
+	if (arr[i] != 2.0 * (i + c) + 3)
+	  w->bad++;
+    }
+  return NULL;
+}
+
+static void
+test_target_rev (size_t max)
+{
+  struct sim s;
+  size_t n = max / 8 < ((size_t) 1 << 17) ? max / 8 : (size_t) 1 << 17, i;
+  double *arr = malloc (n * sizeof *arr);
+  int x = 0, ok = 1;
+  int32_t err;
+
+  sim_start (&s, 4, 64, "stdio");
+  GOMP_target_rev_register (1, rev_table, 1);
+  for (i = 0; i < n; i++)
+    arr[i] = (double) i;
+  err = rev_call (&s, rev_id, n, arr, &x);
+  for (i = 0; i < n; i++)
+    ok &= arr[i] == 2.0 * i + 3;
+  check (err == 0 && ok && x == (int) (n << 8) + 1 && rev_runs == 1,
+	 "reverse offload: %zu doubles there and back over 64-byte rounds,"
+	 " firstprivate private, from/alloc zeroed, alloc not sent back", n);
+
+  err = rev_call (&s, "rev_body@forged.c#1", 4, arr, &x);
+  check (err == ENOENT && rev_runs == 1,
+	 "reverse offload: an unknown region is refused (ENOENT), not run");
+
+  {
+    /* Hand-made requests: a kind the host must refuse, bytes that do not
+       add up, an identity without its NUL.  */
+    unsigned char req[8 + 24 + 4];
+    struct gomp_hs_rev_map m = { (uintptr_t) &x, 4, 7, 0 };
+    uint64_t got;
+    memcpy (req, "rev_bo\0", 8);
+    memcpy (req + 8, &m, sizeof m);
+    sim_call (&s, GOMP_HS_OP_TARGET_REV, 7, 1, 0, req, 32, NULL, 0, &got,
+	      &err);
+    check (err == EINVAL, "reverse offload: map kind 7 (delete) refused");
+    m.kind = GOMP_HS_REV_TO;
+    memcpy (req + 8, &m, sizeof m);
+    sim_call (&s, GOMP_HS_OP_TARGET_REV, 7, 1, 0, req, 32, NULL, 0, &got,
+	      &err);
+    check (err == EINVAL, "reverse offload: missing bytes refused");
+    memcpy (req, "rev_body", 8);
+    memcpy (req + 32, &x, 4);
+    sim_call (&s, GOMP_HS_OP_TARGET_REV, 8, 1, 0, req, 36, NULL, 0, &got,
+	      &err);
+    check (err == EINVAL && rev_runs == 1,
+	   "reverse offload: an identity without its NUL refused");
+  }
+
+  {
+    enum { T = 16 };
+    pthread_t t[T];
+    struct rev_worker w[T];
+    unsigned k, bad = 0;
+    for (k = 0; k < T; k++)
+      {
+	w[k].s = &s;
+	w[k].calls = 200;
+	w[k].bad = 0;
+	pthread_create (&t[k], NULL, rev_worker_fn, &w[k]);
+      }
+    for (k = 0; k < T; k++)
+      {
+	pthread_join (t[k], NULL);
+	bad += w[k].bad;
+      }
+    check (bad == 0 && rev_runs == 1 + T * 200,
+	   "reverse offload: %d device threads x 200 regions over 4 ports,"
+	   " all run once, all results right", T);
+  }
+
+  {
+    /* Host fallback: the same region, host addresses, no copies but the
+       firstprivate one.  */
+    int hx = 4 << 8, fp = 9;
+    double harr[4] = { 1, 2, 3, 4 };
+    unsigned char out[64] = { 0 }, scratch[64] = { 0 };
+    void *addrs[6] = { &hx, harr, (void *) (intptr_t) 3, &fp, out, scratch };
+    size_t sizes[6] = { 4, sizeof harr, 0, 4, 64, 64 };
+    unsigned short kinds[6] = { 3 | 2 << 8, 3 | 3 << 8, 13, 12 | 2 << 8,
+				2, 0 };
+    GOMP_target_rev (rev_id, 1, 6, addrs, sizes, kinds);
+    check (hx == (4 << 8) + 1 && harr[3] == 11 && out[5] == 14 && fp == 9
+	   && scratch[0] == 0xee,
+	   "reverse offload on the host: runs in place, firstprivate copied");
+  }
+
+  GOMP_target_rev_unregister (rev_table);
+  err = rev_call (&s, rev_id, 4, arr, &x);
+  check (err == ENOENT, "reverse offload: an unregistered table is gone");
+  sim_stop (&s);
+  free (arr);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1553,6 +1745,7 @@ main (int argc, char **argv)
   test_bad_requests ();
   test_policies ();
   test_host_calls (max);
+  test_target_rev (max);
   test_big_single (0, 64);
   test_big_single (1, 64);
   test_big_single (4096, 64);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The lane-safe port loop of the device client (host-service-client.h,
-# hs_call2) must keep its shape in the PTX that GCC emits for both
+# hs_callv) must keep its shape in the PTX that GCC emits for both
 # multilibs: the lanes vote once on who calls, then, in the loop, the
 # branch of the lanes that got a port (their whole call) rejoins the
 # others at a single vote before the loop goes round again.  A compiler
@@ -13,22 +13,22 @@ for ml in "" mgomp/; do
   ( cd "$d" && nvptx-none-ar x "$lib" host-service.o ) || {
     echo "FAIL: device-lanes: no host-service.o in $lib"; continue; }
   # The body of the function that sweeps the port locks.
-  awk '/^\/\/ BEGIN (GLOBAL )?FUNCTION DEF: hs_call2/ { f = 1 }
-       f && /^\/\/ BEGIN / && !/hs_call2/ { f = 0 }
-       f' "$d/host-service.o" > "$d/hs_call2.ptx"
-  votes=$(grep -c 'vote\..*ballot' "$d/hs_call2.ptx")
-  cas=$(grep -c 'atom\..*cas' "$d/hs_call2.ptx")
+  awk '/^\/\/ BEGIN (GLOBAL )?FUNCTION DEF: hs_callv/ { f = 1 }
+       f && /^\/\/ BEGIN / && !/hs_callv/ { f = 0 }
+       f' "$d/host-service.o" > "$d/hs_callv.ptx"
+  votes=$(grep -c 'vote\..*ballot' "$d/hs_callv.ptx")
+  cas=$(grep -c 'atom\..*cas' "$d/hs_callv.ptx")
   if test "$votes" -eq 2 && test "$cas" -ge 1; then
-    echo "PASS: device-lanes: ${ml:-default/}hs_call2 votes twice (who calls; who was served), takes ports with CAS"
+    echo "PASS: device-lanes: ${ml:-default/}hs_callv votes twice (who calls; who was served), takes ports with CAS"
   else
-    echo "FAIL: device-lanes: ${ml:-default/}hs_call2 has $votes votes and $cas CAS (expected 2 and >= 1)"
+    echo "FAIL: device-lanes: ${ml:-default/}hs_callv has $votes votes and $cas CAS (expected 2 and >= 1)"
   fi
   # The second vote follows the release of the port (atom.exch) on the
   # served lanes' path and the branch of the others: it is reached by a
   # label that both jump to.
   if awk '/atom\..*exch/ { rel = 1 } rel && /^\$L[0-9]+:$/ { lab = 1 }
 	  lab && /vote\..*ballot/ { ok = 1; exit } END { exit !ok }' \
-	 "$d/hs_call2.ptx"; then
+	 "$d/hs_callv.ptx"; then
     echo "PASS: device-lanes: ${ml:-default/}the port is released before the lanes meet at the vote"
   else
     echo "FAIL: device-lanes: ${ml:-default/}no vote at a join after the port's release"
@@ -36,10 +36,10 @@ for ml in "" mgomp/; do
   # Copies out of the region issue their loads in batches of 8, and the
   # reply is polled with loads no cache keeps.
   if awk '/^ld\.volatile\.u64/ { if (++run == 8) { ok = 1; exit } next }
-	  /^(ld|st)\.|call/ { run = 0 } END { exit !ok }' "$d/hs_call2.ptx"; then
+	  /^(ld|st)\.|call/ { run = 0 } END { exit !ok }' "$d/hs_callv.ptx"; then
     echo "PASS: device-lanes: ${ml:-default/}copies out of the region: 8 loads in flight"
   else
-    echo "FAIL: device-lanes: ${ml:-default/}no batch of 8 region loads in hs_call2"
+    echo "FAIL: device-lanes: ${ml:-default/}no batch of 8 region loads in hs_callv"
   fi
   if grep -q 'ld\.volatile\.u32' "$d/host-service.o"; then
     echo "PASS: device-lanes: ${ml:-default/}the reply is polled with ld.volatile"

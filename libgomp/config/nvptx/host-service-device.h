@@ -28,6 +28,7 @@
 
 #include <stdint.h>
 #include "host-service.h"
+#include "host-service-seg.h"
 
 /* The device's host services, as the plugin described them.  */
 extern struct gomp_hs_device __gomp_host_service;
@@ -45,6 +46,13 @@ extern int64_t gomp_hs_call2 (uint32_t op, int64_t a0, int64_t a1,
 			      int64_t a2, const void *in, uint64_t in_len,
 			      const void *in2, uint64_t in2_len, void *out,
 			      uint64_t out_cap, uint64_t *out_len,
+			      int32_t *err);
+
+/* The same, with the input in NIN segments and the output going to OUT
+   (host-service-seg.h).  */
+extern int64_t gomp_hs_callv (uint32_t op, const int64_t args[4],
+			      const struct hs_seg *in, unsigned nin,
+			      struct hs_sink *out, uint64_t *out_len,
 			      int32_t *err);
 
 #endif /* GOMP_NVPTX_HOST_SERVICE_DEVICE_H */

@@ -262,3 +262,12 @@ gomp_hs_call (uint32_t op, int64_t a0, int64_t a1, int64_t a2,
   return gomp_hs_call2 (op, a0, a1, a2, in, in_len, NULL, 0, out, out_cap,
 			out_len, err);
 }
+
+int64_t
+gomp_hs_callv (uint32_t op, const int64_t args[4], const struct hs_seg *in,
+	       unsigned nin, struct hs_sink *out, uint64_t *out_len,
+	       int32_t *err)
+{
+  return hs_callv (&__gomp_host_service, op, args, in, nin, out, out_len,
+		   err);
+}

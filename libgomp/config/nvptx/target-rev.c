@@ -1,0 +1,80 @@
+/* OpenMP reverse offload: target regions with device(ancestor: 1) in
+   nvptx device code.
+   Copyright (C) 2026 Free Software Foundation, Inc.
+
+   This file is part of the GNU Offloading and Multi Processing Library
+   (libgomp).
+
+   Libgomp is free software; you can redistribute it and/or modify it
+   under the terms of the GNU General Public License as published by
+   the Free Software Foundation; either version 3, or (at your option)
+   any later version.
+
+   Libgomp is distributed in the hope that it will be useful, but WITHOUT ANY
+   WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+   FOR A PARTICULAR PURPOSE.  See the GNU General Public License for
+   more details.
+
+   Under Section 7 of GPL version 3, you are granted additional
+   permissions described in the GCC Runtime Library Exception, version
+   3.1, as published by the Free Software Foundation.
+
+   You should have received a copy of the GNU General Public License and
+   a copy of the GCC Runtime Library Exception along with this program;
+   see the files COPYING3 and COPYING.RUNTIME respectively.  If not, see
+   <http://www.gnu.org/licenses/>.  */
+
+
+/* GOMP_target_rev: the compiler's call in place of a reverse-offload
+   region (see ../../target-rev.c for the host side).  The region runs on
+   the host through host services (../../target-rev-client.h), called by
+   the device thread that reached it: under OpenMP's uniform-SIMT model a
+   warp, whose lanes share the call (host-service-client.h says why no
+   lane waits for another lane of its warp).  Many device threads may be
+   in regions at once, each on its own port, served side by side.
+
+   A region that cannot run is an error, never skipped: the kernel stops
+   (trap) after saying why, and the host reports the failed launch.  The
+   host says why for what it refuses (an unknown region, memory); for
+   what only the device knows, the device writes the message itself.  */
+
+#include "libgomp.h"
+#include "host-service-device.h"
+#include <string.h>
+#include <unistd.h>
+
+#define hs_rev_callv(D, OP, ARGS, IN, NIN, SINK, OUT_LEN, ERR) \
+  gomp_hs_callv ((OP), (ARGS), (IN), (NIN), (SINK), (OUT_LEN), (ERR))
+#include "target-rev-client.h"
+
+/* Referenced by every image that has a reverse-offload region: the
+   plugin refuses to load such an image when host services are off,
+   rather than let its first region fail.  */
+int __gomp_target_rev_used = 1;
+
+void
+GOMP_target_rev (const char *id, int device, size_t mapnum, void **hostaddrs,
+		 size_t *sizes, unsigned short *kinds)
+{
+  static const char bad_device[] = "libgomp: device(ancestor: N) with N "
+    "other than 1 in offloaded code\n";
+  static const char failed[] = "libgomp: a reverse-offload region could "
+    "not run on the host (host services unavailable or out of device "
+    "memory)\n";
+  int32_t err;
+
+  if (device != 1)
+    {
+      write (2, bad_device, sizeof bad_device - 1);
+      __builtin_trap ();
+    }
+  err = hs_target_rev (&__gomp_host_service, id, mapnum, hostaddrs, sizes,
+		       kinds);
+  if (err == 0)
+    return;
+  /* The host has said why for the errors it found.  */
+  if (err == GOMP_HS_ENOSYS || err == GOMP_HS_EPROTO
+      || err == GOMP_HS_ENOMEM)
+    write (2, failed, sizeof failed - 1);
+  __builtin_trap ();
+}

@@ -86,7 +86,7 @@ echo "[host-cc1] configure (log: $log)" >&2
 # shellcheck disable=SC2086
 ( cd "$obj" && "$src"/configure $confargs ) > "$log" 2>&1 \
   || { tail -30 "$log" >&2; exit 1; }
-echo "[host-cc1] building host cc1 and cc1plus with $jobs jobs: a cold build takes about 20 min on 2 cores; cached afterwards" >&2
+echo "[host-cc1] building host cc1 and cc1plus with $jobs jobs: a cold build takes about 6 min on 2 cores; cached afterwards" >&2
 start=$(date +%s)
 ( cd "$obj" \
   && make -j"$jobs" all-build-libiberty all-build-libcpp all-libiberty \

@@ -28,10 +28,20 @@
 /* GOMP_target_rev: the compiler's call in place of a reverse-offload
    region (see ../../target-rev.c for the host side).  The region runs on
    the host through host services (../../target-rev-client.h), called by
-   the device thread that reached it: under OpenMP's uniform-SIMT model a
-   warp, whose lanes share the call (host-service-client.h says why no
-   lane waits for another lane of its warp).  Many device threads may be
-   in regions at once, each on its own port, served side by side.
+   the device thread that reached it.  Outside SIMT regions an OpenMP
+   thread is a warp (uniform SIMT): its 32 lanes make the one call
+   together and share its copies; the bookkeeping arrays live in the
+   warp's shared soft-stack frame, written alike by every lane, and the
+   output plan (hs_rev_more) is made by every lane after the copies are
+   synchronized.  Inside a SIMT region (a declare target function with a
+   region, called from "omp simd") each lane is a thread and a client of
+   its own, with its own frame.  Either way the lanes reach the ports
+   through hs_callv's loop, whose control is the same in every lane: no
+   lane waits for another lane of its warp, whether the warp's lanes run
+   in lock step (PTX below sm_70, as libgomp is built) or are scheduled
+   independently (host-service-client.h has the argument).  Many device
+   threads may be in regions at once, each on its own port, served side
+   by side.
 
    A region that cannot run is an error, never skipped: the kernel stops
    (trap) after saying why, and the host reports the failed launch.  The

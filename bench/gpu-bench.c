@@ -18,8 +18,17 @@
      empty target region        the launch of an empty region of this
 				image (which uses host services; us).
 
-   Usage: gpu-bench [SMS [DIR]]  (SMS: multiprocessors, default 132; DIR:
-   where the files go, default /dev/shm).  */
+   The same source is the LLVM peer's workload (bench/make-llvm-peer.sh
+   builds it with clang-19 and LLVM's GPU libc, with HS_BENCH_LLVM
+   defined).  LLVM's GPU libc has no POSIX I/O, so there the null call is
+   an fseek of a stream on /dev/null (one round trip, like the lseek
+   here); its streams have no buffer, so the setvbuf here is what it
+   does anyway.  Its printf has no floating point: the lines print
+   integers only, on both.
+
+   Usage: gpu-bench [SMS [DIR [MIB]]]  (SMS: multiprocessors, default 132;
+   DIR: where the files go, default /dev/shm; MIB: the size of the fwrite
+   and the fread, default 256).  */
 
 #include <fcntl.h>
 #include <omp.h>
@@ -30,10 +39,15 @@
 
 #define CALLS 2000
 #define LINES 200
-#define BIG ((size_t) 256 << 20)
 
 #pragma omp declare target
+#ifdef HS_BENCH_LLVM
+static FILE *f_null;
+# define NULL_CALL() (fseek (f_null, 0, SEEK_SET) != 0)
+#else
 static int fd_null;
+# define NULL_CALL() (lseek (fd_null, 0, SEEK_SET) != 0)
+#endif
 #pragma omp end declare target
 
 static double
@@ -45,7 +59,7 @@ null_calls (int teams, int threads, int calls, int *bad)
 		   map(tofrom: b) firstprivate(calls)
 #pragma omp parallel num_threads(threads) reduction(+: b)
   for (int i = 0; i < calls; i++)
-    if (lseek (fd_null, 0, SEEK_SET) != 0)
+    if (NULL_CALL ())
       b++;
   *bad += b;
   return omp_get_wtime () - t0;
@@ -57,6 +71,7 @@ main (int argc, char **argv)
   int sms = argc > 1 ? atoi (argv[1]) : 132;
   const char *dir = argc > 2 ? argv[2] : "/dev/shm";
   int dev = omp_get_default_device ();
+  size_t big = (size_t) (argc > 3 ? atoi (argv[3]) : 256) << 20;
   int on_host = 1, bad = 0, fd = -1;
   double t0, empty, t;
   char lines_path[512], big_path[512];
@@ -72,15 +87,22 @@ main (int argc, char **argv)
 #pragma omp target map(from: on_host, fd)
   {
     on_host = omp_is_initial_device ();
+#ifdef HS_BENCH_LLVM
+    f_null = fopen ("/dev/null", "r");
+    fd = f_null != NULL;
+#else
     fd = open ("/dev/null", O_WRONLY);
+#endif
   }
   if (on_host || fd < 0)
     {
       printf ("bench: not on a GPU (on_host=%d fd=%d)\n", on_host, fd);
       return 1;
     }
+#ifndef HS_BENCH_LLVM
   fd_null = fd;
 #pragma omp target update to(fd_null)
+#endif
 
   t0 = omp_get_wtime ();
   for (int i = 0; i < 200; i++)
@@ -114,11 +136,13 @@ main (int argc, char **argv)
       bad++;
     else
       {
+#ifndef HS_BENCH_LLVM
 	setvbuf (f, NULL, _IONBF, 0);
+#endif
 #pragma omp parallel num_threads(8)
 	for (int i = 0; i < LINES; i++)
-	  fprintf (f, "team %d thread %d line %d value %.3f\n",
-		   omp_get_team_num (), omp_get_thread_num (), i, i * 0.5);
+	  fprintf (f, "team %d thread %d line %d value %d\n",
+		   omp_get_team_num (), omp_get_thread_num (), i, i * 5);
 	fclose (f);
       }
   }
@@ -138,40 +162,40 @@ main (int argc, char **argv)
     bad++;
 
   /* 256 MiB out and back.  */
-  dbuf = omp_target_alloc (BIG, dev);
+  dbuf = omp_target_alloc (big, dev);
   if (dbuf == NULL)
     return 1;
 #pragma omp target teams distribute parallel for is_device_ptr(dbuf)
-  for (size_t i = 0; i < BIG; i++)
+  for (size_t i = 0; i < big; i++)
     dbuf[i] = (char) (i * 7);
   t0 = omp_get_wtime ();
 #pragma omp target is_device_ptr(dbuf) map(to: big_path) map(from: wrote)
   {
     FILE *f = fopen (big_path, "w");
-    wrote = f ? (long) fwrite (dbuf, 1, BIG, f) : -1;
+    wrote = f ? (long) fwrite (dbuf, 1, big, f) : -1;
     if (f)
       fclose (f);
   }
   t = omp_get_wtime () - t0 - empty;
-  printf ("bench: fwrite MB/s %.1f MB/s (%ld bytes)\n", BIG / t / 1e6, wrote);
+  printf ("bench: fwrite MB/s %.1f MB/s (%ld bytes)\n", big / t / 1e6, wrote);
 #pragma omp target teams distribute parallel for is_device_ptr(dbuf)
-  for (size_t i = 0; i < BIG; i++)
+  for (size_t i = 0; i < big; i++)
     dbuf[i] = 0;
   t0 = omp_get_wtime ();
 #pragma omp target is_device_ptr(dbuf) map(to: big_path) map(from: got)
   {
     FILE *f = fopen (big_path, "r");
-    got = f ? (long) fread (dbuf, 1, BIG, f) : -1;
+    got = f ? (long) fread (dbuf, 1, big, f) : -1;
     if (f)
       fclose (f);
   }
   t = omp_get_wtime () - t0 - empty;
-  printf ("bench: fread MB/s %.1f MB/s (%ld bytes)\n", BIG / t / 1e6, got);
+  printf ("bench: fread MB/s %.1f MB/s (%ld bytes)\n", big / t / 1e6, got);
   {
     long wrong = 0;
 #pragma omp target teams distribute parallel for is_device_ptr(dbuf) \
 		   reduction(+: wrong)
-    for (size_t i = 0; i < BIG; i++)
+    for (size_t i = 0; i < big; i++)
       wrong += dbuf[i] != (char) (i * 7);
     if (wrong)
       printf ("bench: fread: %ld bytes wrong\n", wrong);
@@ -180,6 +204,10 @@ main (int argc, char **argv)
   unlink (big_path);
   omp_target_free (dbuf, dev);
 #pragma omp target
+#ifdef HS_BENCH_LLVM
+  fclose (f_null);
+#else
   close (fd_null);
-  return bad != 0 || wrote != (long) BIG || got != (long) BIG;
+#endif
+  return bad != 0 || wrote != (long) big || got != (long) big;
 }

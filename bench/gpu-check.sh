@@ -4,7 +4,8 @@
 # driver but no compiler.  Target regions must run on the GPU
 # (OMP_TARGET_OFFLOAD=mandatory).  Prints PASS:/FAIL: lines and a summary;
 # writes the log to $OUT (or ./gpu-check-out) for bench/results/.
-# Usage: gpu-bundle/gpu-check.sh
+# Usage: gpu-bundle/gpu-check.sh (or sh bench/gpu-run.sh, from the packed
+# bundle)
 here=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$here/gpu-check-out}
 mkdir -p "$out"
@@ -164,8 +165,14 @@ pass=0 fail=0
     if (ours != "" && stock != "")
       printf "ratio: launch, ours / Debian stock %.3f (goal <= 1.02)\n", ours / stock
   }'
+  # The LLVM peer: the same workload under clang-19, LLVM's GPU libc and
+  # Debian's libomptarget, with the ratios to ours.
   if test -x "$here/llvm/run.sh"; then
-    "$here/llvm/run.sh" "${sms:-132}"
+    if "$here/llvm/run.sh" "${sms:-132}" "$work/bench.out" "$pp"; then
+      echo "PASS: LLVM peer ran"; pass=$((pass + 1))
+    else
+      echo "FAIL: LLVM peer"; fail=$((fail + 1))
+    fi
   else
     echo "# LLVM peer: not in this bundle (make llvm-peer, then make gpu-bundle)"
   fi

@@ -2,10 +2,12 @@
 # Build everything the GPU check needs into one folder that runs on a
 # machine without a compiler: the host runtime, every DejaGnu test of
 # libgomp/testsuite that runs (with its dg-options), the examples, the GPU
-# benchmark, and gpu-check.sh to run them.
-# Usage: make-gpu-bundle.sh TOP STAGE BUNDLE
+# benchmark, and gpu-check.sh to run them; the LLVM peer (llvm/) when
+# make-llvm-peer.sh has built it in LLVM_PEER.  BUNDLE.tar.xz is the same,
+# packed for a device run, which carries it and runs bench/gpu-run.sh.
+# Usage: make-gpu-bundle.sh TOP STAGE BUNDLE [LLVM_PEER]
 set -e
-top=$1 stage=$2 bundle=$3
+top=$1 stage=$2 bundle=$3 peer=$4
 rm -rf "$bundle"
 mkdir -p "$bundle/lib" "$bundle/tests"
 cp -P "$stage"/lib/*.so* "$bundle/lib/"
@@ -101,4 +103,22 @@ mkdir -p "$bundle/stock-lib"
 cp -L /usr/lib/x86_64-linux-gnu/libgomp.so.1 \
   /usr/lib/x86_64-linux-gnu/libgomp-plugin-nvptx.so.1 "$bundle/stock-lib/"
 cp "$top/bench/gpu-check.sh" "$bundle/"
-echo "[gpu-bundle] $bundle: $(ls "$bundle/tests"/*.exe | wc -l) programs; run $bundle/gpu-check.sh on a GPU machine"
+if test -n "$peer" && test -x "$peer/run.sh"; then
+  cp -r "$peer" "$bundle/llvm"
+  echo "[gpu-bundle] with the LLVM peer from $peer"
+else
+  echo "[gpu-bundle] without the LLVM peer (make llvm-peer builds it)"
+fi
+echo "[gpu-bundle] packing $bundle.tar.xz"
+rm -f "$bundle.tar.xz"
+tar -C "$(dirname "$bundle")" -cf - "$(basename "$bundle")" \
+  | xz -6 -T"${JOBS:-2}" > "$bundle.tar.xz.tmp"
+mv "$bundle.tar.xz.tmp" "$bundle.tar.xz"
+size=$(stat -c %s "$bundle.tar.xz")
+echo "[gpu-bundle] $bundle: $(ls "$bundle/tests"/*.exe | wc -l) programs; $bundle.tar.xz: $((size / 1048576)) MiB"
+# A device run carries at most 64 MiB in all.
+if test "$size" -gt $((60 * 1048576)); then
+  echo "[gpu-bundle] $bundle.tar.xz is over 60 MiB: too big to carry" >&2
+  exit 1
+fi
+echo "[gpu-bundle] on a GPU machine: run gpu-bundle/gpu-check.sh, or carry gpu-bundle.tar.xz and run bench/gpu-run.sh"

@@ -1606,6 +1606,45 @@ rev_call (struct sim *s, const char *id, size_t n, double *arr, int *x)
   return err == 0 && fp != 7 ? -2 : err;
 }
 
+/* Regions that must all be running at once to finish quickly: each
+   waits (up to 10 s) until REV_MEET regions have come in, and says
+   whether they met.  A server that ran one region at a time would make
+   the first wait out its 10 s alone.  */
+
+enum { REV_MEET = 4 };
+static int rev_inside;
+
+static void
+rev_meet (void *data)
+{
+  int *met = ((void **) data)[0];
+  int i;
+  __atomic_add_fetch (&rev_inside, 1, __ATOMIC_SEQ_CST);
+  for (i = 0; i < 10000; i++)
+    {
+      if (__atomic_load_n (&rev_inside, __ATOMIC_SEQ_CST) >= REV_MEET)
+	break;
+      usleep (1000);
+    }
+  *met = i < 10000;
+}
+
+static const char rev_meet_id[] = "rev_meet@hs-sim.c#1";
+static const void *const rev_meet_table[] = { rev_meet_id,
+					      (const void *) rev_meet };
+
+static void *
+rev_meet_fn (void *p)
+{
+  struct sim *s = p;
+  int met = 0;
+  void *addrs[1] = { &met };
+  size_t sizes[1] = { sizeof met };
+  unsigned short kinds[1] = { GOMP_HS_REV_FROM | 2 << 8 };
+  int32_t err = hs_target_rev (s->dev, rev_meet_id, 1, addrs, sizes, kinds);
+  return (void *) (intptr_t) (err == 0 && met);
+}
+
 struct rev_worker
 {
   struct sim *s;
@@ -1717,6 +1756,29 @@ test_target_rev (size_t max)
     check (hx == (4 << 8) + 1 && harr[3] == 11 && out[5] == 14 && fp == 9
 	   && scratch[0] == 0xee,
 	   "reverse offload on the host: runs in place, firstprivate copied");
+  }
+
+  {
+    /* As many regions at once as there are ports, each from its own
+       device thread: all four run side by side.  */
+    pthread_t t[REV_MEET];
+    void *met;
+    int all = 1, k;
+    struct timespec t0, t1;
+    GOMP_target_rev_register (1, rev_meet_table, 1);
+    clock_gettime (CLOCK_MONOTONIC, &t0);
+    for (k = 0; k < REV_MEET; k++)
+      pthread_create (&t[k], NULL, rev_meet_fn, &s);
+    for (k = 0; k < REV_MEET; k++)
+      {
+	pthread_join (t[k], &met);
+	all &= met != NULL;
+      }
+    clock_gettime (CLOCK_MONOTONIC, &t1);
+    GOMP_target_rev_unregister (rev_meet_table);
+    check (all, "reverse offload: %d regions from %d device threads run at"
+	   " once (met in %.0f ms)", REV_MEET, REV_MEET,
+	   (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
   }
 
   GOMP_target_rev_unregister (rev_table);

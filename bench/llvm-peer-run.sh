@@ -5,6 +5,8 @@
 # "ratio: ..." lines, and exits non-zero if the peer did not run on the GPU.
 #
 # Usage: run.sh SMS OURS_BENCH_OUTPUT [PING_PONG_NS]
+# Environment: GPU_CHECK_LLVM_TIMEOUT, the benchmark's limit in seconds
+# (default 300); GPU_CHECK_LLVM_MIB (below).
 #   OURS_BENCH_OUTPUT: what gpu-bench.exe of this project printed;
 #   PING_PONG_NS: the raw round trip from gpu-baseline.exe.
 # LLVM's libc moves 64 bytes per round trip in a stream write or read, so
@@ -13,6 +15,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 sms=${1:-132} ours=$2 pp=$3
 mib=${GPU_CHECK_LLVM_MIB:-64}
+limit=${GPU_CHECK_LLVM_TIMEOUT:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -36,11 +39,14 @@ test -n "$cudalib" && ln -sf "$cudalib" "$tmp/lib/libcuda.so"
 export LD_LIBRARY_PATH="$tmp/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMP_TARGET_OFFLOAD=mandatory
 
-( cd "$tmp" && timeout 300 "$here/gpu-bench.exe" "$sms" /dev/shm "$mib" ) \
+t0=$(date +%s)
+( cd "$tmp" && timeout "$limit" "$here/gpu-bench.exe" "$sms" /dev/shm "$mib" ) \
   > "$tmp/bench.out" 2>&1
 st=$?
 sed 's/^bench: /llvm: /' "$tmp/bench.out"
-timeout 120 "$here/gpu-launch.exe" 2>&1 | sed 's/^launch: /llvm: launch: /'
+echo "llvm: the benchmark took $(( $(date +%s) - t0 )) s (limit $limit s)"
+test $st -eq 0 && timeout 60 "$here/gpu-launch.exe" 2>&1 | sed 's/^launch: /llvm: launch: /'
+test $st -eq 124 && echo "llvm: gpu-bench.exe timed out"
 test $st -eq 0 || { echo "llvm: gpu-bench.exe failed (status $st)"; exit 1; }
 
 fig ()

@@ -103,6 +103,17 @@ if test $st -ne 0 && grep -q 'llvm: gpu-bench.exe failed' "$work/peer2.out" \
 else
   fail "llvm-peer-run.sh with a failing peer: status $st"
 fi
+# A peer that hangs is stopped at its limit and fails.
+printf '#!/bin/sh\nsleep 30\n' > "$peer/gpu-bench.exe"
+GPU_CHECK_LLVM_TIMEOUT=1 "$peer/run.sh" 132 "$work/ours.out" 2500 \
+  > "$work/peer3.out" 2>&1
+st=$?
+if test $st -ne 0 && grep -q 'llvm: gpu-bench.exe timed out' "$work/peer3.out"; then
+  pass "llvm-peer-run.sh stops a hanging peer at GPU_CHECK_LLVM_TIMEOUT"
+else
+  fail "llvm-peer-run.sh with a hanging peer: status $st"
+  sed 's/^/  | /' "$work/peer3.out"
+fi
 
 # The benchmark itself, with gomp-gcc: no figures from the host.
 if test -x "$STAGE/bin/gomp-gcc"; then

@@ -44,7 +44,8 @@ if test -n "$missing"; then
   if test "$(id -u)" = 0; then
     echo "[llvm-libc] installing:$missing" >&2
     # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing \
+    { apt-get update -q \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing; } \
       > "$work/llvm-libc-apt.log" 2>&1 \
       || { tail -20 "$work/llvm-libc-apt.log" >&2; exit 1; }
   else

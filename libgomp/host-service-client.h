@@ -244,6 +244,25 @@ struct hs_cursor
   uint64_t off;
 };
 
+/* Take up to N bytes of the segment SEG[*AT]: *P gets where they are;
+   *AT moves past them (to the next segment at the end of this one).
+   Returns how many were taken.  */
+static inline uint64_t
+hs_cursor_take (const struct hs_seg *seg, struct hs_cursor *at, uint64_t n,
+		unsigned char **p)
+{
+  uint64_t left = seg[at->i].n - at->off;
+  uint64_t a = left < n ? left : n;
+  *p = seg[at->i].p + at->off;
+  at->off += a;
+  if (at->off == seg[at->i].n)
+    {
+      at->i++;
+      at->off = 0;
+    }
+  return a;
+}
+
 /* Copy the next N bytes of the input SEG[0 .. NSEG-1], from *AT on, into
    BUF; advance *AT.  */
 static void
@@ -253,18 +272,12 @@ hs_gather (volatile unsigned char *buf, uint64_t n, const struct hs_seg *seg,
 {
   while (n && at->i < nseg)
     {
-      uint64_t left = seg[at->i].n - at->off;
-      uint64_t a = left < n ? left : n;
+      unsigned char *p;
+      uint64_t a = hs_cursor_take (seg, at, n, &p);
       if (a)
-	hs_copy_in (buf, seg[at->i].p + at->off, a, lane, nlanes);
+	hs_copy_in (buf, p, a, lane, nlanes);
       buf += a;
       n -= a;
-      at->off += a;
-      if (at->off == seg[at->i].n)
-	{
-	  at->i++;
-	  at->off = 0;
-	}
     }
 }
 
@@ -278,7 +291,8 @@ hs_scatter (struct hs_sink *sink, struct hs_cursor *at,
   uint64_t stored = 0;
   while (m)
     {
-      uint64_t left, a;
+      unsigned char *p;
+      uint64_t a;
       if (at->i == sink->n)
 	{
 	  if (sink->more == NULL)
@@ -290,19 +304,12 @@ hs_scatter (struct hs_sink *sink, struct hs_cursor *at,
 	  sink->more = NULL;
 	  continue;
 	}
-      left = sink->seg[at->i].n - at->off;
-      a = left < m ? left : m;
+      a = hs_cursor_take (sink->seg, at, m, &p);
       if (a)
-	hs_copy_out (sink->seg[at->i].p + at->off, buf, a, lane, nlanes);
+	hs_copy_out (p, buf, a, lane, nlanes);
       buf += a;
       m -= a;
       stored += a;
-      at->off += a;
-      if (at->off == sink->seg[at->i].n)
-	{
-	  at->i++;
-	  at->off = 0;
-	}
     }
   return stored;
 }

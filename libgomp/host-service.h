@@ -289,6 +289,14 @@ gomp_hs_rev_receives (uint32_t kind)
     }
 }
 
+/* Bytes of the bit set that opens TARGET_REV's output: MAPNUM bits in
+   8-byte words.  */
+static inline uint64_t
+gomp_hs_rev_bits_len (uint64_t mapnum)
+{
+  return (mapnum + 63) / 64 * 8;
+}
+
 /* Device memory, one per port and device: the port's lock, and the
    sequence number its last owner published.  */
 struct gomp_hs_port_state

@@ -108,7 +108,7 @@ hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
   struct hs_sink sink;
   int32_t err;
 
-  words = (mapnum + 63) / 64;
+  words = gomp_hs_rev_bits_len (mapnum) / 8;
   if (mapnum > HS_REV_LOCAL)
     {
       size_t n = mapnum * sizeof *map + (mapnum + 3) * sizeof *in

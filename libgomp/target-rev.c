@@ -262,7 +262,7 @@ rev_layout (const unsigned char *in, size_t in_len, uint64_t idlen,
     return EINVAL;
   if (back > REV_OUT_MAX || temp > REV_TEMP_MAX)
     return EMSGSIZE;
-  l->out_max = (mapnum + 63) / 64 * 8 + back;
+  l->out_max = gomp_hs_rev_bits_len (mapnum) + back;
   return 0;
 }
 
@@ -399,8 +399,8 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 
   /* The reply: which entries go back, then their bytes.  */
   bits = (uint64_t *) in;
-  memset (bits, 0, (mapnum + 63) / 64 * 8);
-  off = (mapnum + 63) / 64 * 8;
+  off = gomp_hs_rev_bits_len (mapnum);
+  memset (bits, 0, off);
   for (i = 0; i < mapnum; i++)
     if (it[i].back)
       {
@@ -409,15 +409,8 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	off += it[i].m.size;
       }
   *out_len = off;
-  for (i = 0; i < mapnum; i++)
-    if (it[i].temp)
-      free (it[i].host);
-  free (it);
-  return 0;
 
- nomem:
-  gomp_error ("reverse offload: out of host memory for region %s",
-	      (const char *) in);
+ out:
   if (it)
     {
       for (i = 0; i < mapnum; i++)
@@ -425,5 +418,11 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	  free (it[i].host);
       free (it);
     }
-  return ENOMEM;
+  return err;
+
+ nomem:
+  gomp_error ("reverse offload: out of host memory for region %s",
+	      (const char *) in);
+  err = ENOMEM;
+  goto out;
 }

@@ -13,6 +13,8 @@ log=$out/gpu-check.log
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMP_TARGET_OFFLOAD=mandatory
 pass=0 fail=0
+passed () { echo "PASS: $1"; pass=$((pass + 1)); }
+failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
 {
   echo "# gpu-check $(date -u)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
@@ -25,8 +27,7 @@ pass=0 fail=0
   for t in "$here"/tests/*.exe; do
     name=$(basename "$t" .exe)
     if test $(( $(date +%s) - start )) -gt "$budget"; then
-      echo "FAIL: $name (skipped: over the time budget of $budget s)"
-      fail=$((fail + 1))
+      failed "$name (skipped: over the time budget of $budget s)"
       continue
     fi
     exp="$here/tests/$name.expect"
@@ -59,17 +60,17 @@ pass=0 fail=0
     fi
     test $st -eq 124 && echo "  timed out (60 s): a hang"
     if test $ok = 1; then
-      echo "PASS: $name ($secs s)"; pass=$((pass + 1))
+      passed "$name ($secs s)"
     else
-      echo "FAIL: $name (status $st)"; fail=$((fail + 1))
+      failed "$name (status $st)"
       sed 's/^/  | /' "$work/$name.out" | head -40
     fi
   done
   GOMP_DEBUG=1 timeout 120 "$here/tests/hs-stdio-1.exe" > "$work/trace.out" 2>&1
   if grep -q 'host-service: port [0-9]*: open (fd' "$work/trace.out"; then
-    echo "PASS: GOMP_DEBUG=1 traces requests on the GPU"; pass=$((pass + 1))
+    passed "GOMP_DEBUG=1 traces requests on the GPU"
   else
-    echo "FAIL: GOMP_DEBUG=1 traces requests on the GPU"; fail=$((fail + 1))
+    failed "GOMP_DEBUG=1 traces requests on the GPU"
   fi
   # Host calls that stdio makes: one write per puts, no lseek for an
   # append-mode stream.
@@ -79,11 +80,9 @@ pass=0 fail=0
   seeks=$(grep -c 'host-service: port [0-9]*: lseek ' "$work/calls.out")
   if grep -q 'device, 3 lines appended' "$work/calls.out" \
      && test "$writes" -eq 3 && test "$seeks" -eq 0; then
-    echo "PASS: stdio: 3 puts are 3 writes; appending seeks 0 times"
-    pass=$((pass + 1))
+    passed "stdio: 3 puts are 3 writes; appending seeks 0 times"
   else
-    echo "FAIL: stdio: $writes writes to fd 1 for 3 puts, $seeks lseeks"
-    fail=$((fail + 1))
+    failed "stdio: $writes writes to fd 1 for 3 puts, $seeks lseeks"
     sed 's/^/  | /' "$work/calls.out" | head -40
   fi
   # Fortran on the device: each WRITE statement reaches the host as one
@@ -95,11 +94,9 @@ pass=0 fail=0
     w1=$(grep -c 'host-service: port [0-9]*: write (fd 1, ' "$work/fprint.out")
     w2=$(grep -c 'host-service: port [0-9]*: write (fd 2, ' "$work/fprint.out")
     if test "$w1" -eq 4 && test "$w2" -eq 1; then
-      echo "PASS: Fortran: one write per WRITE statement (4 to stdout, 1 to stderr)"
-      pass=$((pass + 1))
+      passed "Fortran: one write per WRITE statement (4 to stdout, 1 to stderr)"
     else
-      echo "FAIL: Fortran: $w1 writes to stdout (want 4), $w2 to stderr (want 1)"
-      fail=$((fail + 1))
+      failed "Fortran: $w1 writes to stdout (want 4), $w2 to stderr (want 1)"
       sed 's/^/  | /' "$work/fprint.out" | head -40
     fi
   fi
@@ -112,11 +109,9 @@ pass=0 fail=0
     st=$?
     if test $st -ne 0 && test $st -ne 124 \
        && grep -q 'reverse-offload regions' "$work/rev-off.out"; then
-      echo "PASS: reverse offload with host services off: refused at load (status $st)"
-      pass=$((pass + 1))
+      passed "reverse offload with host services off: refused at load (status $st)"
     else
-      echo "FAIL: reverse offload with host services off: status $st"
-      fail=$((fail + 1))
+      failed "reverse offload with host services off: status $st"
       sed 's/^/  | /' "$work/rev-off.out" | head -20
     fi
   fi
@@ -142,9 +137,9 @@ pass=0 fail=0
   st=$?
   cat "$work/bench.out"
   if test $st -eq 0; then
-    echo "PASS: gpu-bench ran"; pass=$((pass + 1))
+    passed "gpu-bench ran"
   else
-    echo "FAIL: gpu-bench (status $st)"; fail=$((fail + 1))
+    failed "gpu-bench (status $st)"
   fi
   ours=$(timeout 120 "$here/gpu-launch.exe" | sed -n 's/^launch: empty target region \([0-9.]*\) us$/\1/p')
   stock=$(LD_LIBRARY_PATH="$here/stock-lib" timeout 120 "$here/gpu-launch-stock.exe" \
@@ -171,14 +166,13 @@ pass=0 fail=0
   # device run may last 600), at least 60.
   left=$(( ${GPU_CHECK_TOTAL:-560} - ($(date +%s) - start) ))
   if test -x "$here/llvm/run.sh" && test "$left" -lt 60; then
-    echo "FAIL: LLVM peer (skipped: $left s left of GPU_CHECK_TOTAL)"
-    fail=$((fail + 1))
+    failed "LLVM peer (skipped: $left s left of GPU_CHECK_TOTAL)"
   elif test -x "$here/llvm/run.sh"; then
     if GPU_CHECK_LLVM_TIMEOUT=$((left - 20)) \
        "$here/llvm/run.sh" "${sms:-132}" "$work/bench.out" "$pp"; then
-      echo "PASS: LLVM peer ran"; pass=$((pass + 1))
+      passed "LLVM peer ran"
     else
-      echo "FAIL: LLVM peer"; fail=$((fail + 1))
+      failed "LLVM peer"
     fi
   else
     echo "# LLVM peer: not in this bundle (make llvm-peer, then make gpu-bundle)"

@@ -19,15 +19,8 @@ limit=${GPU_CHECK_LLVM_TIMEOUT:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The host libraries: xz where the machine has it, else Python's lzma.
-if command -v xz > /dev/null 2>&1; then
-  xz -dc "$here/lib.tar.xz" | tar -C "$tmp" -xf -
-else
-  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1], "r:xz").extractall(sys.argv[2])' \
-    "$here/lib.tar.xz" "$tmp"
-fi
-test -f "$tmp/lib/libomptarget.so.19.1" \
-  || { echo "llvm: could not unpack $here/lib.tar.xz"; exit 1; }
+test -f "$here/lib/libomptarget.so.19.1" \
+  || { echo "llvm: no $here/lib/libomptarget.so.19.1"; exit 1; }
 # libomptarget's CUDA plugin opens "libcuda.so", which a driver-only
 # machine may have only as libcuda.so.1.
 cudalib=$(ldconfig -p 2>/dev/null | sed -n 's/.*libcuda\.so\.1 .*=> \(.*\)$/\1/p' | head -n 1)
@@ -35,8 +28,8 @@ for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
   test -n "$cudalib" && break
   test -e "$d/libcuda.so.1" && cudalib=$d/libcuda.so.1
 done
-test -n "$cudalib" && ln -sf "$cudalib" "$tmp/lib/libcuda.so"
-export LD_LIBRARY_PATH="$tmp/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+test -n "$cudalib" && ln -sf "$cudalib" "$tmp/libcuda.so"
+export LD_LIBRARY_PATH="$here/lib:$tmp${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMP_TARGET_OFFLOAD=mandatory
 
 t0=$(date +%s)

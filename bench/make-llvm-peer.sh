@@ -4,9 +4,9 @@
 # LLVM's GPU libc (build-aux/build-llvm-libc-gpu.sh), and the host
 # libraries they run with on a machine that has no LLVM: Debian's
 # libomptarget.so.19.1 (the CUDA plugin and libc's RPC server are in it),
-# libomp.so.5, libLLVM.so.19.1 and what they need beyond glibc, packed as
-# one xz archive (about 43 MB; unpacked by llvm-peer-run.sh on the GPU
-# machine).  make-gpu-bundle.sh copies the result into gpu-bundle/llvm/.
+# libomp.so.5, libLLVM.so.19.1 and what they need beyond glibc (183 MB,
+# about 43 MB of gpu-bundle.tar.xz).  make-gpu-bundle.sh copies the result
+# into gpu-bundle/llvm/ and packs it with the rest.
 #
 # Usage: make-llvm-peer.sh TOP_SRCDIR LIBC_PREFIX OUTDIR
 set -e
@@ -46,9 +46,6 @@ ldd "$llvm/lib/libomptarget.so.19.1" | awk '$3 ~ /^\// { print $3 }' \
 	*) cp -L "$l" "$libs/" ;;
       esac
     done
-echo "[llvm-peer] packing $(du -sh "$libs" | cut -f1) of host libraries (xz, about 2 min)" >&2
-tar -C "$out" -cf - lib | xz -6 -T"${JOBS:-2}" > "$out/lib.tar.xz"
-rm -rf "$libs"
 cp "$top/bench/llvm-peer-run.sh" "$out/run.sh"
 chmod +x "$out/run.sh"
 echo "[llvm-peer] $out: $(du -sh "$out" | cut -f1)" >&2

@@ -33,26 +33,10 @@ cmake_args="-G Ninja -DLLVM_ENABLE_RUNTIMES=libc -DLLVM_LIBC_FULL_BUILD=ON
  -DLLVM_RUNTIMES_TARGET=nvptx64-nvidia-cuda -DCMAKE_BUILD_TYPE=Release
  -DLLVM_INCLUDE_TESTS=OFF -DLLVM_INCLUDE_DOCS=OFF"
 
-# What the build needs: Debian packages, installed when run as root.
-need="clang-19 llvm-19-dev libomp-19-dev cmake ninja-build xz-utils"
-missing=
-for p in $need; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' \
-    || missing="$missing $p"
-done
-if test -n "$missing"; then
-  if test "$(id -u)" = 0; then
-    echo "[llvm-libc] installing:$missing" >&2
-    # shellcheck disable=SC2086
-    { apt-get update -q \
-      && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing; } \
-      > "$work/llvm-libc-apt.log" 2>&1 \
-      || { tail -20 "$work/llvm-libc-apt.log" >&2; exit 1; }
-  else
-    echo "build-llvm-libc-gpu: install:$missing" >&2
-    exit 1
-  fi
-fi
+# What the build needs: Debian packages, installed when run as root
+# (clang-tools-19 has clang's offload linker wrappers).
+"$top_srcdir/build-aux/ensure-deps.sh" clang-19 clang-tools-19 llvm-19 \
+  llvm-19-dev libomp-19-dev cmake ninja-build xz-utils >&2
 
 mkdir -p "$work" "$cache/llvm-src"
 tarball=${LLVM_SRC_TARBALL:-$cache/llvm-src/${srcpkg}_$version.orig.tar.xz}

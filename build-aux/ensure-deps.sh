@@ -5,7 +5,8 @@
 # with libclang-rt-14-dev (libFuzzer and the sanitizers' runtimes, only
 # recommended by clang-14) and llvm-14 (llvm-cov) for the fuzzer
 # (tests/unit/fuzz.sh says UNSUPPORTED without them; make fuzz).
-# Usage: ensure-deps.sh [--check-only]
+# Usage: ensure-deps.sh [--check-only] [PACKAGE...]
+# With PACKAGEs, those instead (none optional): make llvm-peer's own.
 PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  gfortran-12 dejagnu autoconf automake make patch xz-utils flex bison
  libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev libzstd-dev texinfo"
@@ -21,10 +22,15 @@ not_installed ()
     esac
   done
 }
+check_only=
+test "$1" = --check-only && { check_only=1; shift; }
+if test $# -gt 0; then
+  PKGS="$*" OPTIONAL_PKGS=
+fi
 missing=$(not_installed $PKGS)
 optional=$(not_installed $OPTIONAL_PKGS)
 can_install=
-test "$1" != --check-only && test "$(id -u)" = 0 && command -v apt-get >/dev/null \
+test -z "$check_only" && test "$(id -u)" = 0 && command -v apt-get >/dev/null \
   && can_install=1
 
 apt_install ()

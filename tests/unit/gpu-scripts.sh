@@ -45,8 +45,6 @@ fi
 peer=$work/peer
 mkdir -p "$peer/lib"
 : > "$peer/lib/libomptarget.so.19.1"
-tar -C "$peer" -cf - lib | xz > "$peer/lib.tar.xz"
-rm -rf "$peer/lib"
 cp "$top/bench/llvm-peer-run.sh" "$peer/run.sh"
 cat > "$peer/gpu-bench.exe" <<'EOF'
 #!/bin/sh

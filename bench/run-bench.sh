@@ -10,5 +10,5 @@ mkdir -p "$work"
   "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" \
   "$top/libgomp/host-service-ops.c" "$top/libgomp/host-service-fd.c" \
   "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" || exit 1
+  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c" || exit 1
 "$work/hs-bench" "$@"

@@ -67,18 +67,11 @@
 /* host-call.c: whether a callback for a kernel is running.  */
 extern void gomp_host_call_enter (void);
 extern void gomp_host_call_leave (void);
-/* target.c: the host address of the device copy at [ADDR, ADDR + SIZE)
-   on the device its plugin numbers TARGET_ID, or NULL.  This weak
-   definition stands in for it where the server is built without the rest
-   of libgomp (the simulated device, the fuzzer): nothing is mapped.  */
-
-void * __attribute__ ((weak))
-gomp_target_rev_present (int target_id __attribute__ ((unused)),
-			 uintptr_t addr __attribute__ ((unused)),
-			 size_t size __attribute__ ((unused)))
-{
-  return NULL;
-}
+/* target-rev-map.c: *HOST gets the host address of the device copy at
+   [ADDR, ADDR + SIZE) on the device its plugin numbers TARGET_ID, or
+   NULL; returns 0 or ENOMEM.  It takes no lock that a host thread may
+   hold while it waits for a kernel (see there).  */
+extern int gomp_target_rev_present (int, uintptr_t, size_t, void **);
 
 void GOMP_target_rev_register (unsigned, const void *const *, size_t);
 void GOMP_target_rev_unregister (const void *const *);
@@ -298,15 +291,21 @@ struct rev_item
    data of its own (a pointer whose section was not mapped): inside an
    entry of this region, or present on the device, or NULL.  */
 
-static void *
-rev_translate (int target_id, struct rev_item *it, uint64_t n, uint64_t addr)
+static int
+rev_translate (int target_id, struct rev_item *it, uint64_t n, uint64_t addr,
+	       void **host)
 {
   uint64_t j;
+  *host = NULL;
   for (j = 0; j < n; j++)
     if (it[j].host && it[j].m.size
 	&& addr - it[j].m.addr < it[j].m.size)
-      return (char *) it[j].host + (addr - it[j].m.addr);
-  return target_id >= 0 ? gomp_target_rev_present (target_id, addr, 1) : NULL;
+      {
+	*host = (char *) it[j].host + (addr - it[j].m.addr);
+	return 0;
+      }
+  return target_id >= 0 ? gomp_target_rev_present (target_id, addr, 1, host)
+			: 0;
 }
 
 /* Serve a call whose input is IN/IN_LEN (checked by gomp_target_rev_check;
@@ -358,8 +357,10 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	}
       if (k == GOMP_HS_REV_ZERO_LEN_ARRAY)
 	continue;		/* Below, once every section has a home.  */
-      if (k != GOMP_HS_REV_FIRSTPRIVATE && target_id >= 0 && e->m.size)
-	e->host = gomp_target_rev_present (target_id, e->m.addr, e->m.size);
+      if (k != GOMP_HS_REV_FIRSTPRIVATE && target_id >= 0 && e->m.size
+	  && gomp_target_rev_present (target_id, e->m.addr, e->m.size,
+				      &e->host) != 0)
+	goto nomap;
       if (e->host == NULL)
 	{
 	  size_t a = rev_align (e->m.kind);
@@ -387,8 +388,9 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
       addrs[i] = e->host;
     }
   for (i = 0; i < mapnum; i++)
-    if ((it[i].m.kind & 0xff) == GOMP_HS_REV_ZERO_LEN_ARRAY)
-      addrs[i] = rev_translate (target_id, it, mapnum, it[i].m.addr);
+    if ((it[i].m.kind & 0xff) == GOMP_HS_REV_ZERO_LEN_ARRAY
+	&& rev_translate (target_id, it, mapnum, it[i].m.addr, &addrs[i]) != 0)
+      goto nomap;
 
   gomp_debug (0, "reverse offload: running %s with %llu map entries\n",
 	      (const char *) in, (unsigned long long) mapnum);
@@ -423,6 +425,13 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
  nomem:
   gomp_error ("reverse offload: out of host memory for region %s",
 	      (const char *) in);
+  err = ENOMEM;
+  goto out;
+
+ nomap:
+  gomp_error ("reverse offload: region %s: the host ran out of memory"
+	      " for its index of the device's mappings, so what is present"
+	      " there is unknown", (const char *) in);
   err = ENOMEM;
   goto out;
 }

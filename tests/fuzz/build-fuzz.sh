@@ -29,4 +29,4 @@ common="-g $flags -fno-omit-frame-pointer -Wall -Wextra -pthread
 exec "$cc" $common "$@" -o "$out" "$out.harness.o" $main \
   "$top/libgomp/host-service.c" "$top/libgomp/host-service-ops.c" \
   "$top/libgomp/host-service-fd.c" "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c"
+  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c"

@@ -101,7 +101,7 @@ if test "${FUZZ_COVERAGE:-1}" != 0 && command -v llvm-cov-14 > /dev/null \
     llvm-profdata-14 merge -o "$work/cov.profdata" "$work"/cov-*.profraw \
       && llvm-cov-14 report "$work/hs-fuzz-cov" \
 	   -instr-profile="$work/cov.profdata" \
-	   "$top"/libgomp/host-service*.c "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" \
+	   "$top"/libgomp/host-service*.c "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c" \
 	 | awk '$1 ~ /\.c$|^TOTAL$/ { printf "  %-22s %5d lines, %4d missed (%s covered); %3d functions, %2d missed\n", $1, $8, $9, $10, $5, $6 }'
   fi
 fi

@@ -36,6 +36,8 @@ extern void GOMP_target_rev_register (unsigned, const void *const *, size_t);
 extern void GOMP_target_rev_unregister (const void *const *);
 extern void GOMP_target_rev (const char *, int, size_t, void **, size_t *,
 			     unsigned short *);
+extern void gomp_target_rev_map_add (int, uintptr_t, uintptr_t, uintptr_t);
+extern void gomp_target_rev_map_remove (int, uintptr_t, uintptr_t);
 
 static int failures, checks;
 
@@ -1788,6 +1790,254 @@ test_target_rev (size_t max)
   free (arr);
 }
 
+/* Reverse offload and the host's mappings (target-rev-map.c): items
+   present on the device use the host's originals, found by device
+   address, while another host thread holds the device's lock and waits
+   for the kernel -- as a "target update" does, whose synchronous copy
+   waits for the running kernel.  The index must answer without that
+   lock: the kernel (a simulated device thread) waits for its regions,
+   so a lookup that waited for the lock would wait for ever (before
+   issue 16, target.c's lookup gave up after 5 s with gomp_fatal).  */
+
+enum { REV_TID = 7, REV_N = 16, REV_MAPPED = 15 };
+
+/* The host's original and the device's copy of an item of REV_MAPPED
+   ints (one more for an entry that runs past it), and of a second item.  */
+static int rev_host[REV_N], rev_dev[REV_N];
+static int rev_host2[4], rev_dev2[4];
+static pthread_mutex_t rev_devlock = PTHREAD_MUTEX_INITIALIZER;
+static int rev_mapped, rev_kernel_done, rev_lock_held_at_end;
+
+/* The entries of rev_present_call: a present item, part of it with
+   always, an entry that runs past its end, a pointer into the second
+   item (not otherwise mapped by the region), and the result.  */
+
+static void
+rev_present_body (void *data)
+{
+  void **a = data;
+  int *whole = a[0], *part = a[1], *past = a[2], *ptr = a[3], *res = a[4];
+  int r = 0, i;
+  r |= (whole == rev_host) << 0;
+  r |= (part == rev_host + 4 && part[0] == -4) << 1;  /* always: sent.  */
+  r |= (past != rev_host + 14 && past[0] == -14 && past[1] == -15) << 2;
+  r |= (ptr == rev_host2 + 1) << 3;
+  for (i = 0; i < 4; i++)
+    part[i] = 100 + i;
+  whole[0] = 50;		/* The original: not sent back.  */
+  *res = r;
+}
+
+static const char rev_present_id[] = "rev_present@hs-sim.c#1";
+static const void *const rev_present_table[]
+  = { rev_present_id, (const void *) rev_present_body, };
+
+/* Returns the body's bits (15: all right), or -1 - the errno, or -100
+   when the device's copy is not as it should be afterwards: the host's
+   values for the always part, and the rest as it was where the item is
+   present (the original takes the body's write), else the body's.  */
+
+static int
+rev_present_call (struct sim *s, int present)
+{
+  int res = -1, i;
+  void *addrs[5] = { rev_dev, rev_dev + 4, rev_dev + 14, rev_dev2 + 1, &res };
+  size_t sizes[5] = { REV_MAPPED * sizeof (int), 4 * sizeof (int),
+		      2 * sizeof (int), 0, sizeof res };
+  unsigned short kinds[5] = { GOMP_HS_REV_TOFROM | 2 << 8,
+			      GOMP_HS_REV_ALWAYS_TOFROM | 2 << 8,
+			      GOMP_HS_REV_TO | 2 << 8,
+			      GOMP_HS_REV_ZERO_LEN_ARRAY,
+			      GOMP_HS_REV_FROM | 2 << 8 };
+  int32_t err;
+  for (i = 0; i < REV_N; i++)
+    rev_dev[i] = -i;
+  err = hs_target_rev (s->dev, rev_present_id, 5, addrs, sizes, kinds);
+  if (err != 0)
+    return -1 - err;
+  if (rev_dev[4] != 100 || rev_dev[7] != 103 || rev_dev[8] != -8
+      || rev_dev[0] != (present ? 0 : 50))
+    return -100;
+  return res;
+}
+
+/* A region that only looks: where the present item and the pointer
+   into the second one are on the host.  */
+
+static void
+rev_where_body (void *data)
+{
+  void **a = data;
+  int *res = a[2];
+  *res = (a[0] == rev_host) | (a[1] == rev_host2 + 1) << 1;
+}
+
+static const char rev_where_id[] = "rev_where@hs-sim.c#1";
+static const void *const rev_where_table[]
+  = { rev_where_id, (const void *) rev_where_body };
+
+/* Host thread B: maps the items under the device's lock, as
+   gomp_map_vars does, and keeps the lock until the kernel has ended (at
+   most 10 s), as its copy would.  */
+
+static void *
+rev_mapper_fn (void *p)
+{
+  int i;
+  (void) p;
+  pthread_mutex_lock (&rev_devlock);
+  gomp_target_rev_map_add (REV_TID, (uintptr_t) rev_host,
+			   (uintptr_t) (rev_host + REV_MAPPED),
+			   (uintptr_t) rev_dev);
+  gomp_target_rev_map_add (REV_TID, (uintptr_t) rev_host2,
+			   (uintptr_t) (rev_host2 + 4), (uintptr_t) rev_dev2);
+  __atomic_store_n (&rev_mapped, 1, __ATOMIC_RELEASE);
+  for (i = 0; i < 10000; i++)
+    {
+      if (__atomic_load_n (&rev_kernel_done, __ATOMIC_ACQUIRE))
+	break;
+      usleep (1000);
+    }
+  rev_lock_held_at_end = i < 10000;
+  pthread_mutex_unlock (&rev_devlock);
+  return NULL;
+}
+
+/* Host threads that map and unmap other items of the same device and
+   of another one, racing the lookups (ThreadSanitizer watches).  */
+
+static int rev_churn_stop;
+
+static void *
+rev_churn_fn (void *p)
+{
+  static char junk[2][4096];
+  int t = (int) (intptr_t) p;
+  unsigned k = 0;
+  while (!__atomic_load_n (&rev_churn_stop, __ATOMIC_ACQUIRE))
+    {
+      uintptr_t h = (uintptr_t) junk[t] + k % 4096;
+      gomp_target_rev_map_add (REV_TID + t, h, h + 1,
+			       (uintptr_t) 0x1000 + k % 4096);
+      gomp_target_rev_map_remove (REV_TID + t, h, h + 1);
+      k++;
+    }
+  return NULL;
+}
+
+struct rev_present_dev
+{
+  struct sim *s;
+  int bad, first;
+};
+
+static void *
+rev_present_dev_fn (void *p)
+{
+  struct rev_present_dev *d = p;
+  int i, res;
+  void *addrs[3] = { rev_dev, rev_dev2 + 1, &res };
+  size_t sizes[3] = { REV_MAPPED * sizeof (int), 0, sizeof res };
+  unsigned short kinds[3] = { GOMP_HS_REV_TO | 2 << 8,
+			      GOMP_HS_REV_ZERO_LEN_ARRAY,
+			      GOMP_HS_REV_FROM | 2 << 8 };
+  for (i = 0; i < 100; i++)
+    {
+      int32_t err;
+      res = -1;
+      err = hs_target_rev (d->s->dev, rev_where_id, 3, addrs, sizes, kinds);
+      if (err != 0 || res != 3)
+	if (d->bad++ == 0)
+	  d->first = err ? -1 - err : res;
+    }
+  return NULL;
+}
+
+static void
+test_target_rev_present (void)
+{
+  struct sim s;
+  pthread_t b, churn[2];
+  struct timespec t0, t1;
+  double ms;
+  int r, i, busy;
+
+  sim_start (&s, 4, 64, "stdio");
+  GOMP_PLUGIN_host_service_device (s.server, REV_TID);
+  GOMP_target_rev_register (1, rev_present_table, 1);
+  GOMP_target_rev_register (1, rev_where_table, 1);
+  for (i = 0; i < REV_N; i++)
+    rev_host[i] = 1000 + i;
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  pthread_create (&b, NULL, rev_mapper_fn, NULL);
+  while (!__atomic_load_n (&rev_mapped, __ATOMIC_ACQUIRE))
+    usleep (100);
+  /* The kernel's region, while B holds the device's lock.  */
+  r = rev_present_call (&s, 1);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+  busy = pthread_mutex_trylock (&rev_devlock) == EBUSY;
+  if (!busy)
+    pthread_mutex_unlock (&rev_devlock);
+  __atomic_store_n (&rev_kernel_done, 1, __ATOMIC_RELEASE);
+  pthread_join (b, NULL);
+  check (r == 15 && busy && rev_lock_held_at_end && ms < 2000
+	 && rev_host[0] == 50 && rev_host[4] == 100 && rev_host[8] == 1008,
+	 "reverse offload: present items found by device address while"
+	 " another host thread holds the device's lock until the kernel ends"
+	 " (bits %d of 15, %.0f ms, lock held %d)", r, ms,
+	 busy && rev_lock_held_at_end);
+
+  {
+    /* Many device threads' lookups beside host threads that map and
+       unmap other items on this device and another.  */
+    enum { T = 4 };
+    pthread_t t[T];
+    struct rev_present_dev d[T];
+    int bad = 0, first = 0;
+    for (i = 0; i < 2; i++)
+      pthread_create (&churn[i], NULL, rev_churn_fn, (void *) (intptr_t) i);
+    for (i = 0; i < T; i++)
+      {
+	d[i].s = &s;
+	d[i].bad = 0;
+	d[i].first = 0;
+	pthread_create (&t[i], NULL, rev_present_dev_fn, &d[i]);
+      }
+    for (i = 0; i < T; i++)
+      {
+	pthread_join (t[i], NULL);
+	if (d[i].bad && !bad)
+	  first = d[i].first;
+	bad += d[i].bad;
+      }
+    __atomic_store_n (&rev_churn_stop, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < 2; i++)
+      pthread_join (churn[i], NULL);
+    check (bad == 0, "reverse offload: %d x 100 regions' lookups beside"
+	   " mappings added and removed on two devices (%d wrong, first %d)",
+	   T, bad, first);
+  }
+
+  /* Unmapped: temporary storage again, and no translation.  */
+  gomp_target_rev_map_remove (REV_TID, (uintptr_t) rev_host,
+			      (uintptr_t) (rev_host + REV_MAPPED));
+  r = rev_present_call (&s, 0);
+  check (r >= 0 && !(r & 1) && (r & 12) == 12,
+	 "reverse offload: an unmapped item is no longer present (bits %d)",
+	 r);
+  gomp_target_rev_map_remove (REV_TID, (uintptr_t) rev_host2,
+			      (uintptr_t) (rev_host2 + 4));
+  r = rev_present_call (&s, 0);
+  check (r >= 0 && (r & 9) == 0,
+	 "reverse offload: a pointer into an unmapped item is not translated"
+	 " (bits %d)", r);
+  GOMP_target_rev_unregister (rev_where_table);
+  GOMP_target_rev_unregister (rev_present_table);
+  sim_stop (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1813,6 +2063,7 @@ main (int argc, char **argv)
   test_policies ();
   test_host_calls (max);
   test_target_rev (max);
+  test_target_rev_present ();
   test_big_single (0, 64);
   test_big_single (1, 64);
   test_big_single (4096, 64);

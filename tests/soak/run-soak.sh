@@ -10,7 +10,7 @@ mkdir -p "$work/tmp"
   -idirafter "$gcc_src/libgomp" -o "$work/hs-soak" "$top/tests/soak/hs-soak.c" \
   "$top/libgomp/host-service.c" "$top/libgomp/host-service-ops.c" \
   "$top/libgomp/host-service-fd.c" "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" || exit 1
+  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c" || exit 1
 echo "[soak] $(getconf _NPROCESSORS_ONLN) CPUs, $(uname -sr)"
 # No per-thread malloc caches: 512 client threads filling theirs would
 # look like growth of the heap in use (see hs-soak.c).

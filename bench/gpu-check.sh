@@ -115,6 +115,23 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
       sed 's/^/  | /' "$work/rev-off.out" | head -20
     fi
   fi
+  # Reverse offload beside another host thread's "target update", whose
+  # copy waits for the running kernel while it holds the device's lock
+  # (issue 16, item 4): the regions' present lookups must not wait for
+  # that lock (before: a fatal error after 5 s).  hs-rev-7 is built with
+  # the DejaGnu tests; it ends by itself within about 3 s.
+  if test -x "$here/tests/hs-rev-7.exe"; then
+    timeout 30 "$here/tests/hs-rev-7.exe" > "$work/rev-update.out" 2>&1
+    st=$?
+    what=$(sed -n 's/^device: //p' "$work/rev-update.out")
+    if test $st -eq 0 && test -n "$what"; then
+      passed "reverse offload while another host thread does target update ($what)"
+    else
+      failed "reverse offload while another host thread does target update (status $st)"
+      test $st -eq 124 && echo "  timed out (30 s): a hang"
+      sed 's/^/  | /' "$work/rev-update.out" | head -20
+    fi
+  fi
   # What the plugin measured and set for an OpenACC image that uses host
   # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
   GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1

@@ -58,7 +58,9 @@
    REV_MAP_LOCK thus waits for nothing, so whoever waits for it waits a
    bounded time: no cycle can pass through it.  With W no longer
    waiting for devicep->lock, the cycle above is broken: K's region
-   gets its answer, K ends, then B's copy.
+   gets its answer, K ends, then B's copy.  (tests/models/rev-present.pml
+   checks this with spin; neg-rev-present-devlock.pml finds the cycle
+   when the lookup takes devicep->lock, as it once did.)
 
    CONSISTENCY.  Target.c updates the index before it releases
    devicep->lock, so everything mapped before a kernel is launched is in

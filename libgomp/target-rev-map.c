@@ -62,6 +62,19 @@
    checks this with spin; neg-rev-present-devlock.pml finds the cycle
    when the lookup takes devicep->lock, as it once did.)
 
+   WHY NOT A NON-BLOCKING STREAM.  GCC 12's plugin launches every
+   OpenMP kernel on the legacy stream and waits with cuCtxSynchronize
+   (GOMP_OFFLOAD_run; it has no GOMP_OFFLOAD_async_run, so "nowait"
+   regions launch the same way from a task).  Launching on a stream
+   created with CU_STREAM_NON_BLOCKING would let B's copies pass K, but
+   would not be enough: cuMemFree, cuModuleLoad and, as CUDA documents,
+   any call "may block or synchronize" -- B could still wait for K
+   while it holds devicep->lock.  And K would no longer be ordered after
+   the synchronous copies of its own mapping, which for pageable host
+   memory may return before their DMA is done.  The index needs no such
+   argument about the driver: W waits for no lock that a thread holds
+   while it waits for a kernel, whatever the driver does.
+
    CONSISTENCY.  Target.c updates the index before it releases
    devicep->lock, so everything mapped before a kernel is launched is in
    the index before that kernel can name it: the launching thread

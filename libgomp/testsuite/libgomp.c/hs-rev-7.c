@@ -107,6 +107,8 @@ main (void)
     sum += arr[i];
   /* Every region changed the host's original (present: not copied).  */
   ok = regions > 0 && seen == regions && sum == regions;
+  /* The updater's last write, which it sent to the device.  */
+  ok &= updates == 0 || other[(updates - 1) % N] == updates - 1;
   if (on_dev)
     {
       printf ("device: %d regions, %d while the other thread was in a"

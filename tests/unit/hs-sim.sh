@@ -52,6 +52,14 @@ srcs="$TOP/tests/sim/plugin-hs.c $hs_srcs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run plugin 0 -fsanitize=address,undefined -fno-omit-frame-pointer
 
+# A worker that cannot be started while shutdown runs
+# (tests/sim/handoff-fail.c): thread creation and locking are wrapped to
+# force the interleaving.
+srcs="$TOP/tests/sim/handoff-fail.c $hs_srcs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run handoff 0 -fsanitize=address,undefined -fno-omit-frame-pointer \
+  -Wl,--wrap=pthread_create,--wrap=pthread_mutex_lock
+
 # GOMP_DEBUG=1: one trace line per call, with op name, fd, size, result
 # and errno.
 if test -x "$work/hs-sim-plain"; then

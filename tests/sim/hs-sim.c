@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1658,45 +1659,109 @@ test_shutdown_stuck (unsigned nports, unsigned ncallers)
 }
 
 /* GOMP_HS_OP_EXIT: the host flushes its streams and the process ends at
-   once with the device's status; no reply.  Run in a child process.  */
+   once with the device's status; no reply.  Run in a child process.
+   With READER, a host thread of the child is blocked in fgets on stdin,
+   a pipe nobody writes, holding stdin's lock (issue 16, item 7): before
+   the fix the exit's fflush (NULL) waited for that lock forever; the
+   parent gives the child 10 s.  Either way the buffered output of a
+   file and of stdout must be written.  */
+
+static void *
+exit_reader_fn (void *arg)
+{
+  char line[64];
+  __atomic_store_n ((int *) arg, 1, __ATOMIC_SEQ_CST);
+  if (fgets (line, sizeof line, stdin) != NULL)
+    __atomic_store_n ((int *) arg, 2, __ATOMIC_SEQ_CST);
+  return NULL;
+}
 
 static void
-test_exit (void)
+test_exit (int reader)
 {
   pid_t pid;
-  int status;
+  int status = 0, ended = 0;
   FILE *f;
-  char got[64] = "";
+  char got[64] = "", out_got[64] = "";
+  const char *how = reader ? " (a host thread blocked reading stdin)" : "";
+  double t0;
+  char file_path[512], out_path[512];
 
+  snprintf (file_path, sizeof file_path, "%s", tmp ("exit.txt"));
+  snprintf (out_path, sizeof out_path, "%s", tmp ("exit-stdout.txt"));
   fflush (NULL);
   pid = fork ();
   if (pid == 0)
     {
       struct sim s;
       int32_t err;
-      FILE *out = fopen (tmp ("exit.txt"), "w");
-      if (out == NULL)
+      FILE *out = fopen (file_path, "w");
+      if (out == NULL || freopen (out_path, "w", stdout) == NULL)
 	_exit (90);
-      /* Buffered, not yet written: the exit must flush it.  */
+      if (reader)
+	{
+	  int fds[2];
+	  static int entered;
+	  pthread_t t;
+	  /* The write end stays open in this very process: no end of
+	     file, ever.  */
+	  if (pipe (fds) != 0 || dup2 (fds[0], 0) != 0
+	      || pthread_create (&t, NULL, exit_reader_fn, &entered) != 0)
+	    _exit (92);
+	  while (!__atomic_load_n (&entered, __ATOMIC_SEQ_CST))
+	    usleep (1000);
+	  /* Now inside fgets, holding stdin's lock.  */
+	  usleep (100000);
+	}
+      /* Buffered, not yet written: the exit must flush them.  */
       fputs ("host line", out);
+      fputs ("stdout line", stdout);
       sim_start (&s, 2, 64, "stdio");
       sim_call (&s, GOMP_HS_OP_EXIT, 7, 0, 0, NULL, 0, NULL, 0, NULL, &err);
       _exit (91);
     }
-  check (pid > 0 && waitpid (pid, &status, 0) == pid, "exit: child ran");
-  check (WIFEXITED (status) && WEXITSTATUS (status) == 7,
-	 "exit: the process ends with the device's status (got %#x)", status);
-  f = fopen (tmp ("exit.txt"), "r");
+  check (pid > 0, "exit%s: child ran", how);
+  t0 = sim_now ();
+  while (pid > 0 && sim_now () - t0 < 10)
+    {
+      pid_t w = waitpid (pid, &status, WNOHANG);
+      if (w == pid)
+	{
+	  ended = 1;
+	  break;
+	}
+      if (w < 0)
+	break;
+      usleep (10000);
+    }
+  if (pid > 0 && !ended)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+    }
+  check (ended, "exit%s: the process ends (%.1f s)", how, sim_now () - t0);
+  check (ended && WIFEXITED (status) && WEXITSTATUS (status) == 7,
+	 "exit%s: the process ends with the device's status (got %#x)", how,
+	 status);
+  f = fopen (file_path, "r");
   if (f != NULL)
     {
       if (fgets (got, sizeof got, f) == NULL)
 	got[0] = '\0';
       fclose (f);
     }
-  check (strcmp (got, "host line") == 0,
-	 "exit: the host's buffered stream is flushed first (got \"%s\")",
-	 got);
-  unlink (tmp ("exit.txt"));
+  f = fopen (out_path, "r");
+  if (f != NULL)
+    {
+      if (fgets (out_got, sizeof out_got, f) == NULL)
+	out_got[0] = '\0';
+      fclose (f);
+    }
+  check (strcmp (got, "host line") == 0 && strcmp (out_got, "stdout line") == 0,
+	 "exit%s: the host's buffered streams are flushed first (got \"%s\","
+	 " \"%s\")", how, got, out_got);
+  unlink (file_path);
+  unlink (out_path);
 }
 
 /* Reverse offload (target-rev-client.h against target-rev.c): map kinds,
@@ -1964,7 +2029,8 @@ main (int argc, char **argv)
      child of a process that had others running, and the server's
      workers of earlier tests are detached, perhaps still on their way
      out).  */
-  test_exit ();
+  test_exit (0);
+  test_exit (1);
   test_opcodes ();
   test_bad_requests ();
   test_policies ();

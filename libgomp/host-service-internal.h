@@ -164,6 +164,8 @@ struct gomp_host_service
   int active;			/* Kernels running; atomic.  */
   int closing;			/* Shutdown started; atomic.  */
   int detached;			/* The region is gone (REPLY_LOCK).  */
+  int handoffs_closed;		/* Shutdown has answered for the workers:
+				   no more hand-offs (REPLY_LOCK).  */
   int stop;			/* The poller must exit.  */
   int refs;			/* Owner, workers, kernels; atomic.  */
   /* Workers: for file operations (confined to the root, if any) and for

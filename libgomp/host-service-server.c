@@ -277,14 +277,20 @@ hs_worker (void *arg)
 }
 
 /* Queue C, whose round is SEQ, for a worker of POOL, starting one if none
-   is idle.  Returns 0 if no worker can serve it (none runs and none could
-   be started); the poller then serves it itself.
+   is idle.  Returns 1 if it is queued; 0 if no worker can serve it (none
+   runs and none could be started): the poller then serves it itself; -1
+   if it comes too late (below): the poller refuses it.
 
    The round becomes the worker's (PENDING and HS_OWNER_WORKER) only once
    it is sure to be queued, under LOCK and REPLY_LOCK: shutdown, which
    answers every PENDING round, can never answer one that the poller
    then serves after all (that was a second reply to one round, which
-   could land on the port's next call).  */
+   could land on the port's next call).  And a round handed off after
+   shutdown has answered for the workers would never be answered if its
+   op never returned (the poller may have read CLOSING before shutdown
+   set it, and been held up past the grace period): HANDOFFS_CLOSED,
+   which shutdown sets in the same section of REPLY_LOCK in which it
+   answers, refuses it.  port-protocol.pml models all three outcomes.  */
 
 static int
 hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
@@ -322,10 +328,18 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
   else
     {
       pthread_mutex_lock (&s->reply_lock);
-      c->pending = 1;
-      c->pending_seq = seq;
-      __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
+      if (s->handoffs_closed)
+	ok = -1;
+      else
+	{
+	  c->pending = 1;
+	  c->pending_seq = seq;
+	  __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
+	}
       pthread_mutex_unlock (&s->reply_lock);
+    }
+  if (ok > 0)
+    {
       c->next = NULL;
       if (pool->tail)
 	pool->tail->next = c;
@@ -342,7 +356,8 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
 /* The poller.  */
 
 /* Hand round R (sequence SEQ) of port I to a worker.  Returns 0 if the
-   poller must serve it itself after all.  */
+   poller must serve it itself after all, -1 if it must refuse it
+   (hs_enqueue).  */
 
 static int
 hs_hand_off (struct gomp_host_service *s, uint32_t i,
@@ -377,7 +392,8 @@ hs_poll_pass (struct gomp_host_service *s)
       struct hs_ctx *c = &s->ctx[i];
       struct gomp_hs_request r;
       uint32_t seq;
-      int over, owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
+      int over, handed = 0;
+      int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
       if (owner == HS_OWNER_WORKER)
 	continue;
       seq = __atomic_load_n (&p->dev_seq, __ATOMIC_ACQUIRE);
@@ -404,15 +420,18 @@ hs_poll_pass (struct gomp_host_service *s)
 	r.arg[k] = p->req.arg[k];
       r.len = p->req.len;
       r.total = p->req.total;
-      if (closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
+      if ((closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
+	  || (gomp_hs_round_may_block (s, c, &r)
+	      && (handed = hs_hand_off (s, i, &r, seq)) < 0))
 	{
-	  /* Shutting down: no new calls.  */
+	  /* Shutting down: no new calls, and nothing more for workers
+	     once shutdown has answered for them.  */
 	  gomp_hs_fail_round (c, &r, ECANCELED);
 	  gomp_hs_write_reply (s, i, c, seq);
 	  gomp_hs_end_call (s, i, c);
 	  continue;
 	}
-      if (gomp_hs_round_may_block (s, c, &r) && hs_hand_off (s, i, &r, seq))
+      if (handed > 0)
 	continue;
       over = gomp_hs_round (s, c, &r, (const unsigned char *) gomp_hs_buf (s, i));
       gomp_hs_write_reply (s, i, c, seq);
@@ -568,6 +587,7 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
   for (i = 0; !s->detached && i < s->nports; i++)
     if (s->ctx[i].pending)
       hs_answer_for_worker (s, i);
+  s->handoffs_closed = 1;
   pthread_mutex_unlock (&s->reply_lock);
 }
 

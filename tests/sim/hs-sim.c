@@ -4,7 +4,9 @@
    every opcode, 1 to 512 concurrent clients, payloads from 0 bytes to
    64 MiB through port buffers as small as 64 bytes with per-client
    checksums, bad requests, abandoned calls, descriptor ownership and
-   policies.  Prints one PASS:/FAIL: line per check.
+   policies, shutdown under callbacks that never return, the device's
+   exit while a host thread holds stdin.  Prints one PASS:/FAIL: line per
+   check.
 
    Usage: hs-sim [MAX_BYTES]   (largest payload; default 64 MiB)  */
 

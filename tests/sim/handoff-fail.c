@@ -15,7 +15,15 @@
    takes REPLY_LOCK on that path, and serves the call.  Either way, the
    reply the device read must be the only one: the reply block is not
    written again, and the callback ran if and only if the device got its
-   result.  Prints PASS:/FAIL: lines.  */
+   result.
+
+   Second, a hand-off that comes after shutdown has answered for the
+   workers (tests/models/neg-late-handoff.pml): the poller read CLOSING
+   before shutdown set it, and hands a call whose callback never returns
+   to a worker.  Nobody would ever answer it.  Here the test thread is the
+   poller (gomp_hs_poll_once, no poller thread), and shutdown runs, on a
+   thread of its own, when the pass takes LOCK in hs_enqueue.  The round
+   must be refused with ECANCELED.  Prints PASS:/FAIL: lines.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -40,6 +48,19 @@ extern int __real_pthread_mutex_lock (pthread_mutex_t *);
 static int inject;
 static pthread_t main_thread, failed_on;
 static pthread_mutex_t *watch_lock;
+/* The second test: shut LATE_SERVER down when the main thread takes
+   LATE_LOCK.  */
+static int late_armed;
+static pthread_mutex_t *late_lock;
+static struct gomp_host_service *late_server;
+
+static void *
+late_shutdown_fn (void *arg)
+{
+  (void) arg;
+  GOMP_PLUGIN_host_service_shutdown (late_server);
+  return NULL;
+}
 
 static double
 now (void)
@@ -75,6 +96,13 @@ __wrap_pthread_mutex_lock (pthread_mutex_t *m)
 	     && now () - t0 < 10)
 	usleep (1000);
     }
+  if (m == late_lock && pthread_equal (pthread_self (), main_thread)
+      && __atomic_exchange_n (&late_armed, 0, __ATOMIC_SEQ_CST))
+    {
+      pthread_t t;
+      if (__real_pthread_create (&t, NULL, late_shutdown_fn, NULL) == 0)
+	pthread_join (t, NULL);
+    }
   return __real_pthread_mutex_lock (m);
 }
 
@@ -88,6 +116,80 @@ check (int ok, const char *what)
 }
 
 static int calls;
+static int stuck_release;
+
+static int64_t
+cb_stuck (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  while (!__atomic_load_n (&stuck_release, __ATOMIC_SEQ_CST))
+    usleep (1000);
+  return 9;
+}
+
+static void
+test_late_handoff (void)
+{
+  size_t size;
+  void *region;
+  struct gomp_host_service *s;
+  volatile struct gomp_hs_port *p;
+  volatile unsigned char *b;
+  static const char name[] = "late-stuck";
+  uint32_t seq = 0, info;
+  double t0;
+  size_t k;
+
+  setenv ("GOMP_HOST_SERVICES_PORTS", "1", 1);
+  setenv ("GOMP_HOST_SERVICES_BUFFER", "64", 1);
+  setenv ("GOMP_HOST_SERVICES", "all", 1);
+  size = GOMP_PLUGIN_host_service_size ();
+  if (posix_memalign (&region, 64, size) != 0)
+    abort ();
+  s = GOMP_PLUGIN_host_service_init (region, size);
+  if (s == NULL)
+    abort ();
+  libgomp_host_register (name, cb_stuck, NULL);
+  /* A host call, published in port 0 as a client would.  */
+  p = (volatile struct gomp_hs_port *) ((unsigned char *) region
+					 + gomp_hs_ports_offset ());
+  b = (volatile unsigned char *) region + gomp_hs_buf_offset (1, 64, 0);
+  for (k = 0; k < sizeof name; k++)
+    b[k] = name[k];
+  p->req.op = GOMP_HS_OP_HOST_CALL;
+  p->req.flags = GOMP_HS_REQ_FIRST;
+  p->req.arg[0] = sizeof name;
+  p->req.arg[1] = p->req.arg[2] = p->req.arg[3] = 0;
+  p->req.len = p->req.total = sizeof name;
+  __atomic_store_n (&p->dev_seq, 1, __ATOMIC_RELEASE);
+  /* Scan: shutdown runs in between the scan's read of CLOSING and the
+     hand-off.  */
+  late_server = s;
+  late_lock = &s->lock;
+  __atomic_store_n (&late_armed, 1, __ATOMIC_SEQ_CST);
+  gomp_hs_poll_once (s);
+  t0 = now ();
+  while ((seq = __atomic_load_n (&p->rep.seq, __ATOMIC_ACQUIRE)) != 1
+	 && now () - t0 < 2)
+    usleep (1000);
+  info = p->rep.info;
+  printf ("note: late hand-off: %s\n", __atomic_load_n (&late_armed,
+							 __ATOMIC_SEQ_CST)
+	  ? "shutdown did not run during the scan" : "shutdown ran during the"
+	  " scan");
+  check (seq == 1 && GOMP_HS_INFO_ERRNO (info) == ECANCELED
+	 && GOMP_HS_INFO_FLAGS (info) == 0,
+	 "a round handed off after shutdown answered for the workers is"
+	 " refused (ECANCELED), not left to a callback that never returns");
+  __atomic_store_n (&stuck_release, 1, __ATOMIC_SEQ_CST);
+  GOMP_PLUGIN_host_service_fini (s);
+  /* As the plugin does: once detached, the region is no longer
+     written.  */
+  free (region);
+  libgomp_host_unregister (name);
+}
 
 static int64_t
 cb_count (void *buf, size_t size, void *user)
@@ -178,5 +280,6 @@ main (void)
   GOMP_PLUGIN_host_service_shutdown (s.server);
   sim_stop (&s);
   libgomp_host_unregister ("count");
+  test_late_handoff ();
   return failures != 0;
 }

@@ -68,7 +68,8 @@ for src in "$top"/libgomp/testsuite/libgomp.fortran/hs-*.f90 "$top"/examples/*.f
   fi
 done
 # tests/offload: an executable and a shared library offloading at once,
-# and the refusal of device work from a callback.
+# the refusal of device work from a callback, and a callback that never
+# returns at teardown.
 "$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none -fPIC -shared \
   "$top/tests/offload/hs-dso-lib.c" -o "$bundle/lib/libhsdso.so"
 "$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
@@ -78,6 +79,10 @@ printf '%s\n' "device, 0 bad records" > "$bundle/tests/hs-dso-main.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/tests/offload/hs-refuse-gpu.c" -o "$bundle/tests/hs-refuse-gpu.exe"
 printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
+# A callback that never returns, then teardown at exit: the program ends.
+"$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/tests/offload/hs-stuck-gpu.c" -o "$bundle/tests/hs-stuck-gpu.exe"
+printf '%s\n' "hs-stuck-gpu: ended" > "$bundle/tests/hs-stuck-gpu.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/tests/offload/hs-stdio-calls.c" -o "$bundle/hs-stdio-calls.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \

@@ -37,6 +37,10 @@
    port whose OWNER is HS_OWNER_POLLER; it hands a round that may block to
    a worker by setting OWNER to HS_OWNER_WORKER, and the worker hands the
    port back when it has answered.  Only the owner touches the context.
+   HS_OWNER_ORPHAN splits the two: shutdown has answered the worker's
+   round for it, so the port (its slot in the region, and ANSWERED) is the
+   poller's again, which answers every later round on it with ECANCELED,
+   while the call's state stays the worker's until it returns.
    The region is read and written by the poller, and by workers and
    GOMP_PLUGIN_host_service_shutdown only under REPLY_LOCK while the
    region is attached (see host-service-server.c).  */
@@ -89,6 +93,7 @@ extern const char *gomp_hs_op_name (uint32_t);
 
 #define HS_OWNER_POLLER	0
 #define HS_OWNER_WORKER	1
+#define HS_OWNER_ORPHAN	2
 
 /* A port's call in progress, and how its rounds are being served.
    Host-private: the device cannot touch it.  */
@@ -117,7 +122,8 @@ struct hs_ctx
   uint32_t answered;
   int owner;			/* HS_OWNER_*; atomic.  */
   int pending;			/* A worker's round is unanswered
-				   (REPLY_LOCK).  */
+				   (REPLY_LOCK); set only with the round
+				   queued for a worker.  */
   uint32_t pending_seq;
   struct gomp_hs_request req;	/* The round a worker serves...  */
   unsigned char *inbuf;		/* ... and its payload (BUF_SIZE bytes).  */
@@ -158,6 +164,8 @@ struct gomp_host_service
   int active;			/* Kernels running; atomic.  */
   int closing;			/* Shutdown started; atomic.  */
   int detached;			/* The region is gone (REPLY_LOCK).  */
+  int handoffs_closed;		/* Shutdown has answered for the workers:
+				   no more hand-offs (REPLY_LOCK).  */
   int stop;			/* The poller must exit.  */
   int refs;			/* Owner, workers, kernels; atomic.  */
   /* Workers: for file operations (confined to the root, if any) and for

@@ -505,20 +505,121 @@ hs_do_ftruncate (struct gomp_host_service *s, struct hs_ctx *c)
    ends with the status at once.  Not exit: its handlers would tear the
    device down while the kernel that asked still runs (and waits), and
    another thread's fatal error on that kernel could race for the status.
-   Runs on a worker, never on the poller; there is no reply.  */
+   Runs on a worker, never on the poller; there is no reply.
+
+   FLUSHING CANNOT HOLD THE EXIT UP.  fflush (NULL) locks every FILE in
+   turn, input streams too, and libgfortran's FLUSH of every unit locks
+   every unit: a host thread blocked in fgets on stdin, or in a READ of a
+   unit, holds that lock for as long as no input comes, perhaps forever,
+   and so would the exit.  Neither C nor libgfortran can list their
+   streams without those locks, so the flushing runs on two threads of
+   its own (one for C, one for Fortran), and this one waits for them at
+   most HS_EXIT_FLUSH_MS, then ends the process whatever they are doing.
+   Each begins with what matters most: the C thread flushes stdout and
+   stderr with try-locks (a stream another thread holds is tried again
+   until the deadline, and never waited for), then every stream with
+   fflush (NULL) (which gets as far as the first stream held for good:
+   glibc keeps the streams newest first, so stdin, opened first, comes
+   last); the Fortran thread flushes units 6 and 0, then every unit.  */
+
+#define HS_EXIT_FLUSH_MS	2000
+
+static int hs_exit_flushed;	/* Flushing threads done; atomic.  */
+static void (*hs_exit_flush_units) (int *);	/* libgfortran's FLUSH.  */
+
+/* Flush stdout and stderr without ever waiting for their locks; give up
+   at DEADLINE_MS milliseconds from now.  */
+
+static void
+hs_exit_flush_std (unsigned deadline_ms)
+{
+  FILE *f[2] = { stdout, stderr };
+  int left = 2;
+  unsigned ms;
+  for (ms = 0; left && ms <= deadline_ms; ms++)
+    {
+      struct timespec ts = { 0, 1000000 };
+      for (int k = 0; k < 2; k++)
+	if (f[k] != NULL && ftrylockfile (f[k]) == 0)
+	  {
+	    fflush_unlocked (f[k]);
+	    funlockfile (f[k]);
+	    f[k] = NULL;
+	    left--;
+	  }
+      if (left)
+	nanosleep (&ts, NULL);
+    }
+}
+
+static void *
+hs_exit_flush_c (void *arg)
+{
+  (void) arg;
+  hs_exit_flush_std (HS_EXIT_FLUSH_MS);
+  fflush (NULL);
+  __atomic_add_fetch (&hs_exit_flushed, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void *
+hs_exit_flush_fortran (void *arg)
+{
+  int unit;
+  (void) arg;
+  unit = 6;
+  hs_exit_flush_units (&unit);
+  unit = 0;
+  hs_exit_flush_units (&unit);
+  /* FLUSH without a unit: every unit of the host program.  */
+  hs_exit_flush_units (NULL);
+  __atomic_add_fetch (&hs_exit_flushed, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* Run FN (ARG) on a thread of its own; returns whether it started.  */
+
+static int
+hs_exit_thread (void *(*fn) (void *), void *arg)
+{
+  pthread_t t;
+  pthread_attr_t attr;
+  int ok;
+  pthread_attr_init (&attr);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  ok = pthread_create (&t, &attr, fn, arg) == 0;
+  pthread_attr_destroy (&attr);
+  return ok;
+}
 
 static void
 hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  void (*flush_units) (int *);
+  int threads = 0;
+  unsigned ms;
   (void) s;
   gomp_debug (0, "host-service: device ends the program, status %d\n",
 	      (int) c->arg[0]);
-  fflush (NULL);
-  /* libgfortran's FLUSH without a unit: every unit of the host program.  */
-  flush_units = (void (*) (int *)) dlsym (RTLD_DEFAULT, "_gfortran_flush_i4");
-  if (flush_units != NULL)
-    flush_units (NULL);
+  if (hs_exit_thread (hs_exit_flush_c, NULL))
+    threads++;
+  else
+    hs_exit_flush_std (HS_EXIT_FLUSH_MS);
+  hs_exit_flush_units
+    = (void (*) (int *)) dlsym (RTLD_DEFAULT, "_gfortran_flush_i4");
+  if (hs_exit_flush_units != NULL
+      && hs_exit_thread (hs_exit_flush_fortran, NULL))
+    threads++;
+  for (ms = 0;
+       ms < HS_EXIT_FLUSH_MS
+       && __atomic_load_n (&hs_exit_flushed, __ATOMIC_ACQUIRE) < threads;
+       ms++)
+    {
+      struct timespec ts = { 0, 1000000 };
+      nanosleep (&ts, NULL);
+    }
+  if (ms == HS_EXIT_FLUSH_MS)
+    gomp_debug (0, "host-service: a host stream stays locked; exiting"
+		" without it\n");
   _exit ((int) c->arg[0] & 0xff);
 }
 

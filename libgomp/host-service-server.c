@@ -55,7 +55,12 @@
        away; waits that can last (pipes, FIFOs) give way; busy workers get
        a moment to finish, and rounds still held by workers after it
        (a callback that does not return, a write to a full pipe) are
-       answered with ECANCELED on their behalf.  When called on a worker
+       answered with ECANCELED on their behalf.  Such a port is then the
+       poller's again (HS_OWNER_ORPHAN, below), though its worker may
+       never return: the device thread that was answered lets go of the
+       port, and the next call on it, its own or another thread's, must
+       be answered too, or the kernel never ends and the plugin's wait
+       for the device never returns.  When called on a worker
        thread -- device work refused from a callback ends in exit, whose
        atexit handlers tear the device down on that very thread -- the
        round that thread is serving is answered first, or the kernel
@@ -145,20 +150,46 @@ hs_relax (void)
 #endif
 }
 
-/* Answer the round of port I that a worker holds with ERR, on its behalf.
-   Caller holds REPLY_LOCK; the region is attached.  */
+/* Answer round SEQ of port I with ECANCELED: the final reply of its
+   call, without payload.  */
 
 static void
-hs_answer_for_worker (struct gomp_host_service *s, uint32_t i, int err)
+hs_write_cancel (struct gomp_host_service *s, uint32_t i, uint32_t seq)
 {
   volatile struct gomp_hs_port *p = gomp_hs_port (s, i);
+  p->rep.ret = -1;
+  p->rep.info = GOMP_HS_INFO (0, ECANCELED, 0);
+  __atomic_store_n (&p->rep.seq, seq, __ATOMIC_RELEASE);
+  __atomic_fetch_add (&s->served, 1, __ATOMIC_RELAXED);
+}
+
+/* Answer the round of port I that a worker holds with ECANCELED, on its
+   behalf, and give the port back to the poller.  Caller holds
+   REPLY_LOCK; the region is attached.
+
+   ORPHANS.  The worker keeps the call's state (it may still be running
+   the op, and may never return), but the port is the poller's from now
+   on: PENDING is clear, so the worker never writes the region again,
+   whenever it returns; and OWNER is HS_OWNER_ORPHAN, so the poller answers
+   every later round on the port itself, with ECANCELED, touching nothing
+   of the context but ANSWERED, which only the poller ever touches.  The
+   store comes under REPLY_LOCK after the hand-off's store of
+   HS_OWNER_WORKER (hs_enqueue stores it under REPLY_LOCK with PENDING
+   set, which this needs) and before the worker's store of
+   HS_OWNER_POLLER (hs_serve_handed stores it after its own section under
+   REPLY_LOCK, which finds PENDING clear): whichever the worker does
+   last, the poller sees each port as exactly one of its three states, so
+   the reply to any round is written once and by one thread.  */
+
+static void
+hs_answer_for_worker (struct gomp_host_service *s, uint32_t i)
+{
   struct hs_ctx *c = &s->ctx[i];
   gomp_debug (0, "host-service: port %u: %s cancelled by shutdown\n", i,
 	      gomp_hs_op_name (c->op ? c->op : c->req.op));
-  p->rep.ret = -1;
-  p->rep.info = GOMP_HS_INFO (0, err, 0);
-  __atomic_store_n (&p->rep.seq, c->pending_seq, __ATOMIC_RELEASE);
+  hs_write_cancel (s, i, c->pending_seq);
   c->pending = 0;
+  __atomic_store_n (&c->owner, HS_OWNER_ORPHAN, __ATOMIC_RELEASE);
 }
 
 /* Workers.  */
@@ -169,10 +200,18 @@ static void
 hs_serve_handed (struct gomp_host_service *s, struct hs_ctx *c)
 {
   uint32_t i = c - s->ctx;
-  int over, mine;
-  hs_self_ctx = c;
-  over = gomp_hs_round (s, c, &c->req, c->inbuf);
-  hs_self_ctx = NULL;
+  int over = 0, mine;
+  /* A round that shutdown answered while it waited in the queue is not
+     run: the device has its result already.  */
+  pthread_mutex_lock (&s->reply_lock);
+  mine = c->pending;
+  pthread_mutex_unlock (&s->reply_lock);
+  if (mine)
+    {
+      hs_self_ctx = c;
+      over = gomp_hs_round (s, c, &c->req, c->inbuf);
+      hs_self_ctx = NULL;
+    }
   pthread_mutex_lock (&s->reply_lock);
   mine = c->pending;
   if (mine && !s->detached)
@@ -237,12 +276,25 @@ hs_worker (void *arg)
   return NULL;
 }
 
-/* Queue C for a worker of POOL, starting one if none is idle.  Returns 0
-   if no worker can serve it (none runs and none could be started).  */
+/* Queue C, whose round is SEQ, for a worker of POOL, starting one if none
+   is idle.  Returns 1 if it is queued; 0 if no worker can serve it (none
+   runs and none could be started): the poller then serves it itself; -1
+   if it comes too late (below): the poller refuses it.
+
+   The round becomes the worker's (PENDING and HS_OWNER_WORKER) only once
+   it is sure to be queued, under LOCK and REPLY_LOCK: shutdown, which
+   answers every PENDING round, can never answer one that the poller
+   then serves after all (that was a second reply to one round, which
+   could land on the port's next call).  And a round handed off after
+   shutdown has answered for the workers would never be answered if its
+   op never returned (the poller may have read CLOSING before shutdown
+   set it, and been held up past the grace period): HANDOFFS_CLOSED,
+   which shutdown sets in the same section of REPLY_LOCK in which it
+   answers, refuses it.  port-protocol.pml models all three outcomes.  */
 
 static int
 hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
-	    struct hs_ctx *c)
+	    struct hs_ctx *c, uint32_t seq)
 {
   int ok = 1;
   pthread_mutex_lock (&s->lock);
@@ -275,6 +327,19 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
     ok = 0;
   else
     {
+      pthread_mutex_lock (&s->reply_lock);
+      if (s->handoffs_closed)
+	ok = -1;
+      else
+	{
+	  c->pending = 1;
+	  c->pending_seq = seq;
+	  __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
+	}
+      pthread_mutex_unlock (&s->reply_lock);
+    }
+  if (ok > 0)
+    {
       c->next = NULL;
       if (pool->tail)
 	pool->tail->next = c;
@@ -291,7 +356,8 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
 /* The poller.  */
 
 /* Hand round R (sequence SEQ) of port I to a worker.  Returns 0 if the
-   poller must serve it itself after all.  */
+   poller must serve it itself after all, -1 if it must refuse it
+   (hs_enqueue).  */
 
 static int
 hs_hand_off (struct gomp_host_service *s, uint32_t i,
@@ -303,23 +369,12 @@ hs_hand_off (struct gomp_host_service *s, uint32_t i,
   /* The worker must not read the region: give it its own copy.  */
   memcpy (c->inbuf, (const unsigned char *) gomp_hs_buf (s, i), r->len);
   c->req = *r;
-  pthread_mutex_lock (&s->reply_lock);
-  c->pending = 1;
-  c->pending_seq = seq;
-  pthread_mutex_unlock (&s->reply_lock);
-  __atomic_store_n (&c->owner, HS_OWNER_WORKER, __ATOMIC_RELEASE);
   /* Named host callbacks and reverse-offload regions are the program's
      own code: they never run on a thread confined to the root.  */
   uint32_t op = r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op;
-  if (hs_enqueue (s, &s->pool[op == GOMP_HS_OP_HOST_CALL
-			       || op == GOMP_HS_OP_TARGET_REV
-			       ? HS_POOL_CALLS : HS_POOL_FILES], c))
-    return 1;
-  pthread_mutex_lock (&s->reply_lock);
-  c->pending = 0;
-  pthread_mutex_unlock (&s->reply_lock);
-  __atomic_store_n (&c->owner, HS_OWNER_POLLER, __ATOMIC_RELEASE);
-  return 0;
+  return hs_enqueue (s, &s->pool[op == GOMP_HS_OP_HOST_CALL
+				  || op == GOMP_HS_OP_TARGET_REV
+				  ? HS_POOL_CALLS : HS_POOL_FILES], c, seq);
 }
 
 /* Serve every port the poller owns that has a request waiting.  Returns
@@ -337,14 +392,26 @@ hs_poll_pass (struct gomp_host_service *s)
       struct hs_ctx *c = &s->ctx[i];
       struct gomp_hs_request r;
       uint32_t seq;
-      int over;
-      if (__atomic_load_n (&c->owner, __ATOMIC_ACQUIRE) != HS_OWNER_POLLER)
+      int over, handed = 0;
+      int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
+      if (owner == HS_OWNER_WORKER)
 	continue;
       seq = __atomic_load_n (&p->dev_seq, __ATOMIC_ACQUIRE);
       if (seq == c->answered)
 	continue;
       c->answered = seq;
       n++;
+      if (owner == HS_OWNER_ORPHAN)
+	{
+	  /* Shutdown answered this port's worker, which has not returned:
+	     the context is still the worker's, the port is ours
+	     (hs_answer_for_worker).  Every round is refused; the request
+	     is not even read.  */
+	  gomp_debug (0, "host-service: port %u: call refused, its worker"
+		      " is still busy after shutdown\n", i);
+	  hs_write_cancel (s, i, seq);
+	  continue;
+	}
       /* Copy the request out of the region; it is untrusted from here
 	 on.  */
       r.op = p->req.op;
@@ -353,15 +420,18 @@ hs_poll_pass (struct gomp_host_service *s)
 	r.arg[k] = p->req.arg[k];
       r.len = p->req.len;
       r.total = p->req.total;
-      if (closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
+      if ((closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
+	  || (gomp_hs_round_may_block (s, c, &r)
+	      && (handed = hs_hand_off (s, i, &r, seq)) < 0))
 	{
-	  /* Shutting down: no new calls.  */
+	  /* Shutting down: no new calls, and nothing more for workers
+	     once shutdown has answered for them.  */
 	  gomp_hs_fail_round (c, &r, ECANCELED);
 	  gomp_hs_write_reply (s, i, c, seq);
 	  gomp_hs_end_call (s, i, c);
 	  continue;
 	}
-      if (gomp_hs_round_may_block (s, c, &r) && hs_hand_off (s, i, &r, seq))
+      if (handed > 0)
 	continue;
       over = gomp_hs_round (s, c, &r, (const unsigned char *) gomp_hs_buf (s, i));
       gomp_hs_write_reply (s, i, c, seq);
@@ -491,7 +561,7 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
     {
       pthread_mutex_lock (&s->reply_lock);
       if (hs_self_ctx->pending && !s->detached)
-	hs_answer_for_worker (s, hs_self_ctx - s->ctx, ECANCELED);
+	hs_answer_for_worker (s, hs_self_ctx - s->ctx);
       pthread_mutex_unlock (&s->reply_lock);
     }
 
@@ -516,7 +586,8 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
   pthread_mutex_lock (&s->reply_lock);
   for (i = 0; !s->detached && i < s->nports; i++)
     if (s->ctx[i].pending)
-      hs_answer_for_worker (s, i, ECANCELED);
+      hs_answer_for_worker (s, i);
+  s->handoffs_closed = 1;
   pthread_mutex_unlock (&s->reply_lock);
 }
 

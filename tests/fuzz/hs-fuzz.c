@@ -421,11 +421,13 @@ fz_wait (struct fz_srv *f, unsigned i, struct fz_rep *rep)
     {
       uint32_t seq = __atomic_load_n (&p->rep.seq, __ATOMIC_ACQUIRE);
       int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
-      if (seq == f->pub[i] && owner == HS_OWNER_POLLER)
+      if (seq == f->pub[i] && owner != HS_OWNER_WORKER)
 	break;
-      /* The poller's port not answered: a round published while a worker
-	 held it, which this scan takes; a worker's: wait.  */
-      if (owner == HS_OWNER_POLLER)
+      /* The poller's port not answered (an orphan's too: shutdown
+	 answered its worker, and the poller answers it now): a round
+	 published while a worker held it, which this scan takes; a
+	 worker's: wait.  */
+      if (owner != HS_OWNER_WORKER)
 	gomp_hs_poll_once (f->s);
       if (t0 == 0)
 	t0 = fz_now_ms ();
@@ -435,7 +437,7 @@ fz_wait (struct fz_srv *f, unsigned i, struct fz_rep *rep)
 		    fz_policy_name[f->pol], f->staging, i, f->pub[i],
 		    fz_hang_ms, seq, (unsigned) p->req.op,
 		    owner == HS_OWNER_POLLER ? "the poller" : "a worker");
-      if (owner != HS_OWNER_POLLER)
+      if (owner == HS_OWNER_WORKER)
 	fz_backoff (&k);
     }
   f->outstanding[i] = 0;

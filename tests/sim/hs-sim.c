@@ -4,7 +4,9 @@
    every opcode, 1 to 512 concurrent clients, payloads from 0 bytes to
    64 MiB through port buffers as small as 64 bytes with per-client
    checksums, bad requests, abandoned calls, descriptor ownership and
-   policies.  Prints one PASS:/FAIL: line per check.
+   policies, shutdown under callbacks that never return, the device's
+   exit while a host thread holds stdin.  Prints one PASS:/FAIL: line per
+   check.
 
    Usage: hs-sim [MAX_BYTES]   (largest payload; default 64 MiB)  */
 
@@ -14,6 +16,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1502,46 +1505,267 @@ test_host_calls (size_t max)
   libgomp_host_unregister ("pair");
 }
 
-/* GOMP_HS_OP_EXIT: the host flushes its streams and the process ends at
-   once with the device's status; no reply.  Run in a child process.  */
+/* Shutdown while named host callbacks never return (issue 16, item 1):
+   shutdown answers their rounds with ECANCELED; the device threads then
+   let go of their ports and call again, on the same ports, whose
+   workers are still inside the callbacks.  Every such call must be
+   answered (ECANCELED) at once, however many times; and when a callback
+   finally returns, its worker must not write its reply over the port's
+   later rounds.  Before the fix the poller skipped those ports: the
+   second call waited until the callback returned (here: the test lets
+   them go after 5 s and reports the failure).  */
+
+static volatile int stuck_entered, stuck_release, stuck_left;
+
+static int64_t
+cb_stuck (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  __atomic_add_fetch (&stuck_entered, 1, __ATOMIC_SEQ_CST);
+  while (!__atomic_load_n (&stuck_release, __ATOMIC_SEQ_CST))
+    usleep (1000);
+  __atomic_add_fetch (&stuck_left, 1, __ATOMIC_SEQ_CST);
+  return 99;
+}
+
+enum { STUCK_AGAIN = 5 };
+
+struct stuck_caller
+{
+  struct sim *s;
+  unsigned id;
+  int64_t ret, again_ret[STUCK_AGAIN];
+  int32_t err, again_err[STUCK_AGAIN];
+  volatile int done;
+};
+
+static void *
+stuck_caller_fn (void *arg)
+{
+  struct stuck_caller *c = arg;
+  int k;
+  sim_client_id = c->id;
+  c->ret = sim_host_call (c->s, "stuck", NULL, 0, &c->err);
+  /* The same thread calls again: the same port, whose worker is still in
+     the callback; a host call (worker-served) and a clock call
+     (poller-served) in turn.  */
+  for (k = 0; k < STUCK_AGAIN; k++)
+    if (k % 2 == 0)
+      c->again_ret[k] = sim_host_call (c->s, "stuck", NULL, 0,
+				       &c->again_err[k]);
+    else
+      {
+	struct gomp_hs_timespec ts;
+	c->again_ret[k] = sim_call (c->s, GOMP_HS_OP_CLOCK_GETTIME,
+				    CLOCK_MONOTONIC, 0, 0, NULL, 0, &ts,
+				    sizeof ts, NULL, &c->again_err[k]);
+      }
+  __atomic_store_n (&c->done, 1, __ATOMIC_SEQ_CST);
+  return NULL;
+}
 
 static void
-test_exit (void)
+test_shutdown_stuck (unsigned nports, unsigned ncallers)
+{
+  struct sim s;
+  pthread_t t[4];
+  struct stuck_caller c[4];
+  struct gomp_hs_reply before[4];
+  unsigned i, answered = 0, right = 0, same = 0;
+  int k;
+  double t0, waited;
+
+  stuck_entered = stuck_release = stuck_left = 0;
+  sim_start (&s, nports, 64, "all");
+  libgomp_host_register ("stuck", cb_stuck, NULL);
+  for (i = 0; i < ncallers; i++)
+    {
+      memset (&c[i], 0, sizeof c[i]);
+      c[i].s = &s;
+      c[i].id = i;
+      pthread_create (&t[i], NULL, stuck_caller_fn, &c[i]);
+    }
+  t0 = sim_now ();
+  while (__atomic_load_n (&stuck_entered, __ATOMIC_SEQ_CST)
+	 < (int) (ncallers < nports ? ncallers : nports)
+	 && sim_now () - t0 < 10)
+    usleep (1000);
+  /* As the plugin tears down: shutdown (its grace period passes: the
+     callbacks do not return), then the device must come to its end.  */
+  GOMP_PLUGIN_host_service_shutdown (s.server);
+  t0 = sim_now ();
+  for (i = 0; i < ncallers; i++)
+    while (!__atomic_load_n (&c[i].done, __ATOMIC_SEQ_CST)
+	   && sim_now () - t0 < 5)
+      usleep (1000);
+  waited = sim_now () - t0;
+  for (i = 0; i < ncallers; i++)
+    answered += __atomic_load_n (&c[i].done, __ATOMIC_SEQ_CST);
+  /* Unstick whatever still waits (before the fix: the callers), so that
+     the test goes on either way.  */
+  for (i = 0; i < nports; i++)
+    before[i] = *(struct gomp_hs_reply *) &hs_port (s.dev, i)->rep;
+  if (answered == ncallers)
+    {
+      __atomic_store_n (&stuck_release, 1, __ATOMIC_SEQ_CST);
+      /* The workers return; the replies they would have written must not
+	 appear.  */
+      t0 = sim_now ();
+      while (sim_now () - t0 < 5)
+	{
+	  for (i = 0; i < nports; i++)
+	    if (__atomic_load_n (&s.server->ctx[i].owner, __ATOMIC_ACQUIRE)
+		!= HS_OWNER_POLLER)
+	      break;
+	  if (i == nports)
+	    break;
+	  usleep (1000);
+	}
+      for (i = 0; i < nports; i++)
+	same += memcmp (&before[i],
+			(const void *) &hs_port (s.dev, i)->rep,
+			sizeof before[i]) == 0;
+    }
+  __atomic_store_n (&stuck_release, 1, __ATOMIC_SEQ_CST);
+  for (i = 0; i < ncallers; i++)
+    {
+      pthread_join (t[i], NULL);
+      if (c[i].ret != -1 || c[i].err != ECANCELED)
+	continue;
+      for (k = 0; k < STUCK_AGAIN; k++)
+	if (c[i].again_ret[k] != -1 || c[i].again_err[k] != ECANCELED)
+	  break;
+      right += k == STUCK_AGAIN;
+    }
+  check (answered == ncallers,
+	 "shutdown with %u callbacks that never return, %u ports: the"
+	 " threads call again, %d times each, on ports whose workers are"
+	 " still busy, and are answered (%u of %u answered, %.2f s)",
+	 ncallers, nports, STUCK_AGAIN, answered, ncallers, waited);
+  check (right == ncallers,
+	 "shutdown with callbacks stuck: the stuck calls and every later one"
+	 " fail with ECANCELED (%u of %u threads)", right, ncallers);
+  if (answered == ncallers)
+    check (same == nports, "shutdown with callbacks stuck: a worker that"
+	   " returns late writes no reply (%u of %u ports untouched)",
+	   same, nports);
+  /* Before the callbacks left, no worker touched its context; after,
+     the server is torn down as usual.  */
+  t0 = sim_now ();
+  while (__atomic_load_n (&stuck_left, __ATOMIC_SEQ_CST)
+	 < __atomic_load_n (&stuck_entered, __ATOMIC_SEQ_CST)
+	 && sim_now () - t0 < 5)
+    usleep (1000);
+  sim_stop (&s);
+  libgomp_host_unregister ("stuck");
+}
+
+/* GOMP_HS_OP_EXIT: the host flushes its streams and the process ends at
+   once with the device's status; no reply.  Run in a child process.
+   With READER, a host thread of the child is blocked in fgets on stdin,
+   a pipe nobody writes, holding stdin's lock (issue 16, item 7): before
+   the fix the exit's fflush (NULL) waited for that lock forever; the
+   parent gives the child 10 s.  Either way the buffered output of a
+   file and of stdout must be written.  */
+
+static void *
+exit_reader_fn (void *arg)
+{
+  char line[64];
+  __atomic_store_n ((int *) arg, 1, __ATOMIC_SEQ_CST);
+  if (fgets (line, sizeof line, stdin) != NULL)
+    __atomic_store_n ((int *) arg, 2, __ATOMIC_SEQ_CST);
+  return NULL;
+}
+
+static void
+test_exit (int reader)
 {
   pid_t pid;
-  int status;
+  int status = 0, ended = 0;
   FILE *f;
-  char got[64] = "";
+  char got[64] = "", out_got[64] = "";
+  const char *how = reader ? " (a host thread blocked reading stdin)" : "";
+  double t0;
+  char file_path[512], out_path[512];
 
+  snprintf (file_path, sizeof file_path, "%s", tmp ("exit.txt"));
+  snprintf (out_path, sizeof out_path, "%s", tmp ("exit-stdout.txt"));
   fflush (NULL);
   pid = fork ();
   if (pid == 0)
     {
       struct sim s;
       int32_t err;
-      FILE *out = fopen (tmp ("exit.txt"), "w");
-      if (out == NULL)
+      FILE *out = fopen (file_path, "w");
+      if (out == NULL || freopen (out_path, "w", stdout) == NULL)
 	_exit (90);
-      /* Buffered, not yet written: the exit must flush it.  */
+      if (reader)
+	{
+	  int fds[2];
+	  static int entered;
+	  pthread_t t;
+	  /* The write end stays open in this very process: no end of
+	     file, ever.  */
+	  if (pipe (fds) != 0 || dup2 (fds[0], 0) != 0
+	      || pthread_create (&t, NULL, exit_reader_fn, &entered) != 0)
+	    _exit (92);
+	  while (!__atomic_load_n (&entered, __ATOMIC_SEQ_CST))
+	    usleep (1000);
+	  /* Now inside fgets, holding stdin's lock.  */
+	  usleep (100000);
+	}
+      /* Buffered, not yet written: the exit must flush them.  */
       fputs ("host line", out);
+      fputs ("stdout line", stdout);
       sim_start (&s, 2, 64, "stdio");
       sim_call (&s, GOMP_HS_OP_EXIT, 7, 0, 0, NULL, 0, NULL, 0, NULL, &err);
       _exit (91);
     }
-  check (pid > 0 && waitpid (pid, &status, 0) == pid, "exit: child ran");
-  check (WIFEXITED (status) && WEXITSTATUS (status) == 7,
-	 "exit: the process ends with the device's status (got %#x)", status);
-  f = fopen (tmp ("exit.txt"), "r");
+  check (pid > 0, "exit%s: child ran", how);
+  t0 = sim_now ();
+  while (pid > 0 && sim_now () - t0 < 10)
+    {
+      pid_t w = waitpid (pid, &status, WNOHANG);
+      if (w == pid)
+	{
+	  ended = 1;
+	  break;
+	}
+      if (w < 0)
+	break;
+      usleep (10000);
+    }
+  if (pid > 0 && !ended)
+    {
+      kill (pid, SIGKILL);
+      waitpid (pid, &status, 0);
+    }
+  check (ended, "exit%s: the process ends (%.1f s)", how, sim_now () - t0);
+  check (ended && WIFEXITED (status) && WEXITSTATUS (status) == 7,
+	 "exit%s: the process ends with the device's status (got %#x)", how,
+	 status);
+  f = fopen (file_path, "r");
   if (f != NULL)
     {
       if (fgets (got, sizeof got, f) == NULL)
 	got[0] = '\0';
       fclose (f);
     }
-  check (strcmp (got, "host line") == 0,
-	 "exit: the host's buffered stream is flushed first (got \"%s\")",
-	 got);
-  unlink (tmp ("exit.txt"));
+  f = fopen (out_path, "r");
+  if (f != NULL)
+    {
+      if (fgets (out_got, sizeof out_got, f) == NULL)
+	out_got[0] = '\0';
+      fclose (f);
+    }
+  check (strcmp (got, "host line") == 0 && strcmp (out_got, "stdout line") == 0,
+	 "exit%s: the host's buffered streams are flushed first (got \"%s\","
+	 " \"%s\")", how, got, out_got);
+  unlink (file_path);
+  unlink (out_path);
 }
 
 /* Reverse offload (target-rev-client.h against target-rev.c): map kinds,
@@ -2057,7 +2281,8 @@ main (int argc, char **argv)
      child of a process that had others running, and the server's
      workers of earlier tests are detached, perhaps still on their way
      out).  */
-  test_exit ();
+  test_exit (0);
+  test_exit (1);
   test_opcodes ();
   test_bad_requests ();
   test_policies ();
@@ -2079,6 +2304,9 @@ main (int argc, char **argv)
   test_errno_on_failure ();
   test_security ();
   test_blocked_port (max >= ((size_t) 64 << 20) ? 10000 : 1000);
+  test_shutdown_stuck (1, 1);
+  test_shutdown_stuck (2, 2);
+  test_shutdown_stuck (2, 3);
 
   rmdir (tmpdir);
   fprintf (stderr, "hs-sim: %d checks, %d failed\n", checks, failures);

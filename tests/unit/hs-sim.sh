@@ -52,6 +52,27 @@ srcs="$TOP/tests/sim/plugin-hs.c $hs_srcs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run plugin 0 -fsanitize=address,undefined -fno-omit-frame-pointer
 
+# A worker that cannot be started while shutdown runs
+# (tests/sim/handoff-fail.c): thread creation and locking are wrapped to
+# force the interleaving.
+srcs="$TOP/tests/sim/handoff-fail.c $hs_srcs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run handoff 0 -fsanitize=address,undefined -fno-omit-frame-pointer \
+  -Wl,--wrap=pthread_create,--wrap=pthread_mutex_lock
+
+# The device's exit while a host thread is blocked in a Fortran READ
+# (tests/sim/exit-fortran.c): the host's Fortran units are flushed
+# without waiting for the one the READ holds.
+fc=${HOST_FC:-gfortran-12}
+if command -v "$fc" > /dev/null 2>&1 \
+   && "$fc" -O2 -c "$TOP/tests/sim/exit-fortran.f90" -o "$work/exit-fortran.o" \
+	> "$work/build-exit-fortran.log" 2>&1; then
+  srcs="$TOP/tests/sim/exit-fortran.c $hs_srcs $work/exit-fortran.o -lgfortran"
+  run exit-fortran 0 -O2
+else
+  echo "UNSUPPORTED: sim exit with a Fortran READ blocked ($fc cannot compile it)"
+fi
+
 # GOMP_DEBUG=1: one trace line per call, with op name, fd, size, result
 # and errno.
 if test -x "$work/hs-sim-plain"; then

@@ -2,7 +2,8 @@
 # The offload programs of tests/offload, built with gomp-gcc and run (on
 # the host here; on a GPU by the GPU check, bench/gpu-check.sh): an
 # executable and a shared library that both offload and call the host at
-# once, and the refusal of device work from a callback.  Their embedded
+# once, the refusal of device work from a callback, and a callback that
+# never returns at teardown.  Their embedded
 # PTX is checked with ptxas and nvlink for sm_90 when CUDA's tools are
 # there.  Environment: TOP, STAGE, WORK, PTXAS, NVLINK, PTX_EXTRACT.
 gcc=$STAGE/bin/gomp-gcc
@@ -80,4 +81,16 @@ if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-refuse-gpu.c" 
     echo "FAIL: offload: hs-refuse-gpu: $(cat refuse.out)"
   fi
   ptx_check "hs-refuse-gpu.exe" hs-refuse-gpu.exe
+fi
+
+if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-stuck-gpu.c" \
+     -o hs-stuck-gpu.exe; then
+  if timeout 60 ./hs-stuck-gpu.exe > stuck.out 2>&1 && grep -q "no GPU" stuck.out; then
+    echo "UNSUPPORTED: offload: hs-stuck-gpu (needs a GPU; runs in the GPU check)"
+  elif grep -q "hs-stuck-gpu: ended" stuck.out; then
+    echo "PASS: offload: hs-stuck-gpu: $(tail -n 2 stuck.out | head -n 1)"
+  else
+    echo "FAIL: offload: hs-stuck-gpu: $(cat stuck.out)"
+  fi
+  ptx_check "hs-stuck-gpu.exe" hs-stuck-gpu.exe
 fi

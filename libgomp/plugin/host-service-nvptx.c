@@ -48,7 +48,9 @@
    work: the server stops taking calls and answers every pending one with
    an error, so that a kernel still calling the host ends; then the plugin
    waits for the device; then the server stops, and the region and the
-   locks are freed.  Kernels hold references to the server, so a stream
+   locks are freed.  The waiting and the freeing run in the device's
+   context, pushed for the time (the unloading thread may have another
+   device's context current, or none).  Kernels hold references to the server, so a stream
    callback that runs after all this finds it still allocated.  */
 
 #include "host-service.h"
@@ -66,6 +68,34 @@ struct nvptx_hs
 
 static pthread_mutex_t nvptx_hs_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Make DEV's context the calling thread's current one, on top of its
+   context stack, for as long as teardown runs: cuCtxSynchronize waits
+   only for the current context's work and cuMemFree frees in it, and the
+   thread that unloads an image (a library's destructor, after dlclose or
+   at exit) or closes a device may have another device's context current,
+   or none.  Pushing a context that is already current is harmless.
+   Returns false, having said why, when it cannot be done: then nothing
+   may be freed (a kernel of DEV may still be running).  */
+
+static bool
+nvptx_hs_push_context (struct ptx_device *dev)
+{
+  CUresult r = CUDA_CALL_NOCHECK (cuCtxPushCurrent, dev->ctx);
+  if (r == CUDA_SUCCESS)
+    return true;
+  GOMP_PLUGIN_error ("host services: cannot make device %d's context"
+		     " current to tear down (%s): its memory is not freed",
+		     dev->ord, cuda_error (r));
+  return false;
+}
+
+static void
+nvptx_hs_pop_context (void)
+{
+  CUcontext old;
+  CUDA_CALL_NOCHECK (cuCtxPopCurrent, &old);
+}
+
 static void
 nvptx_hs_free (struct ptx_device *dev)
 {
@@ -73,6 +103,13 @@ nvptx_hs_free (struct ptx_device *dev)
   dev->host_service = NULL;
   if (hs == NULL)
     return;
+  if (!nvptx_hs_push_context (dev))
+    {
+      /* Keep the server: a kernel may still be calling it.  */
+      if (hs->server)
+	GOMP_PLUGIN_host_service_shutdown (hs->server);
+      return;
+    }
   if (hs->server)
     {
       GOMP_PLUGIN_host_service_shutdown (hs->server);
@@ -86,6 +123,7 @@ nvptx_hs_free (struct ptx_device *dev)
     CUDA_CALL_NOCHECK (cuMemFree, hs->ports_dev);
   if (hs->region)
     CUDA_CALL_NOCHECK (cuMemFreeHost, hs->region);
+  nvptx_hs_pop_context ();
   free (hs);
 }
 
@@ -233,6 +271,30 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   return true;
 }
 
+/* The per-thread hardware stack that an image whose __gomp_host_service
+   is HEAD needs, or 0 for no change.  Whether host services are on does
+   not matter: with them off (GOMP_HOST_SERVICES=off, or a region that
+   could not be set up) the device's printf still runs newlib's vfprintf
+   down to the write that fails with ENOSYS, and that path is the deepest
+   (about 3.1 KiB in OpenACC code; config/nvptx/host-service.c).  The
+   device's value is bounded: CUDA reserves the stack for every resident
+   thread.  */
+
+#define NVPTX_HS_STACK_MAX (64 * 1024)
+
+static size_t
+nvptx_hs_stack_bytes (const struct gomp_hs_device *head)
+{
+  if (head->stack > NVPTX_HS_STACK_MAX)
+    {
+      GOMP_PLUGIN_debug (0, "  host services: the image asks for a %u-byte"
+			 " stack; using %u\n", head->stack,
+			 NVPTX_HS_STACK_MAX);
+      return NVPTX_HS_STACK_MAX;
+    }
+  return head->stack;
+}
+
 /* Whether MODULE defines the global NAME.  */
 
 static bool
@@ -257,6 +319,7 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
   struct gomp_hs_device head;
   CUresult r;
   unsigned i;
+  size_t stack;
 
   if (!nvptx_hs_load_tls (module, dev, image))
     return false;
@@ -336,8 +399,9 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
 			 local);
     }
   /* Threads on the hardware stack need room for stdio there.  */
-  if (hs->server && head.stack)
-    nvptx_hs_raise_limit (CU_LIMIT_STACK_SIZE, "stack", head.stack);
+  stack = nvptx_hs_stack_bytes (&head);
+  if (stack)
+    nvptx_hs_raise_limit (CU_LIMIT_STACK_SIZE, "stack", stack);
   return true;
 }
 
@@ -356,8 +420,11 @@ nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
       pthread_mutex_unlock (&nvptx_hs_lock);
       image->host_service = false;
     }
-  if (image->host_tls)
-    CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
+  if (image->host_tls && nvptx_hs_push_context (dev))
+    {
+      CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
+      nvptx_hs_pop_context ();
+    }
   image->host_tls = 0;
 }
 
@@ -370,12 +437,15 @@ nvptx_hs_close_device (struct ptx_device *dev)
   pthread_mutex_lock (&nvptx_hs_lock);
   nvptx_hs_free (dev);
   pthread_mutex_unlock (&nvptx_hs_lock);
+  if (!nvptx_hs_push_context (dev))
+    return;
   for (image = dev->images; image; image = image->next)
     if (image->host_tls)
       {
 	CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
 	image->host_tls = 0;
       }
+  nvptx_hs_pop_context ();
 }
 
 /* Kernel FN is about to run on DEV: returns the server to tell when it

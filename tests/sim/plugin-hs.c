@@ -42,6 +42,7 @@ typedef int CUresult;
 typedef uint64_t CUdeviceptr;
 typedef void *CUstream;
 typedef void *CUfunction;
+typedef struct fake_context *CUcontext;
 typedef enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 } CUlimit;
 typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CUDA_SUCCESS 0
@@ -88,7 +89,27 @@ struct ptx_device
   int max_threads_per_multiprocessor;
   struct nvptx_hs *host_service;
   struct ptx_image_data *images;
+  CUcontext ctx;
 };
+
+/* Contexts: the device's, and another device's, which a thread that
+   unloads an image may have current.  Calls that act on "the current
+   context" count the times it was not the device's.  */
+struct fake_context
+{
+  int id;
+};
+static struct fake_context device_ctx = { 0 }, other_ctx = { 1 };
+static __thread CUcontext ctx_stack[8];
+static __thread int ctx_depth;
+static int wrong_ctx_calls;
+
+static void
+check_ctx (void)
+{
+  if (ctx_depth == 0 || ctx_stack[ctx_depth - 1] != &device_ctx)
+    wrong_ctx_calls++;
+}
 
 static int host_allocs, host_frees, dev_allocs, dev_frees, alloc_flags;
 static int fail_alloc, fail_htod;
@@ -153,8 +174,27 @@ fake_cuMemHostGetDevicePointer (CUdeviceptr *d, void *p, unsigned flags)
 }
 
 static CUresult
+fake_cuCtxPushCurrent (CUcontext c)
+{
+  if (ctx_depth == 8)
+    return 1;
+  ctx_stack[ctx_depth++] = c;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuCtxPopCurrent (CUcontext *c)
+{
+  if (ctx_depth == 0)
+    return 1;
+  *c = ctx_stack[--ctx_depth];
+  return CUDA_SUCCESS;
+}
+
+static CUresult
 fake_cuMemFreeHost (void *p)
 {
+  check_ctx ();
   log_call ("cuMemFreeHost");
   free (p);
   host_frees++;
@@ -175,6 +215,7 @@ fake_cuMemAlloc (CUdeviceptr *d, size_t n)
 static CUresult
 fake_cuMemFree (CUdeviceptr d)
 {
+  check_ctx ();
   log_call ("cuMemFree");
   free ((void *) (uintptr_t) d);
   dev_frees++;
@@ -237,6 +278,7 @@ static CUresult
 fake_cuCtxSynchronize (void)
 {
   struct timespec deadline;
+  check_ctx ();
   log_call ("cuCtxSynchronize");
   clock_gettime (CLOCK_REALTIME, &deadline);
   deadline.tv_sec += 20;
@@ -527,7 +569,7 @@ wait_stuck_entered (void)
 int
 main (void)
 {
-  struct ptx_device dev = { 0, 4, 2048, NULL, NULL };
+  struct ptx_device dev = { 0, 4, 2048, NULL, NULL, &device_ctx };
   struct fake_module *none = new_module (0, 0), *tls_only = new_module (0, 1);
   struct fake_module *m1 = new_module (1, 1), *m2 = new_module (1, 1);
   struct fake_module *bad = new_module (1, 0);
@@ -654,8 +696,17 @@ main (void)
   nvptx_hs_end_on_stream (server, NULL);
   usleep (200000);
   t0 = now ();
+  /* Unloaded by a thread that has another device's context current (a
+     library destructor after dlclose, with several GPUs).  */
+  wrong_ctx_calls = 0;
+  fake_cuCtxPushCurrent (&other_ctx);
   drop_image (&dev, img3);
   pthread_join (k.thread, NULL);
+  check (wrong_ctx_calls == 0 && ctx_depth == 1 && ctx_stack[0] == &other_ctx,
+	 "teardown from a thread with another device's context current waits"
+	 " for and frees in the device's context (%d calls elsewhere), then"
+	 " gives the thread its context back", wrong_ctx_calls);
+  fake_cuCtxPopCurrent (&ctx_stack[0]);
   check (!sync_timed_out && k.ret2 == -1 && k.ret == -1
 	 && k.err == ECANCELED && k.err2 == ECANCELED && now () - t0 < 5,
 	 "teardown with a kernel blocked in a read: the read and the next"
@@ -704,11 +755,22 @@ main (void)
   img1 = new_image (&dev);
   free_module (m1);
   m1 = new_module (1, 0);
+  stack_limit = 1024;
   check (nvptx_hs_load_image (m1, &dev, img1, 1) && host_allocs == 2
 	 && ((struct gomp_hs_device *) m1->hs)->region == 0
 	 && ((struct gomp_hs_device *) m1->hs)->nports == 0
 	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
 	 "GOMP_HOST_SERVICES=off: no region; the device is told so");
+  check (stack_limit == 8192,
+	 "GOMP_HOST_SERVICES=off: the stack is still raised to what the"
+	 " device runtime asks for (printf runs vfprintf before its write"
+	 " fails): %zu", stack_limit);
+  {
+    struct gomp_hs_device h = { .stack = 1u << 30 };
+    check (nvptx_hs_stack_bytes (&h) == NVPTX_HS_STACK_MAX,
+	   "an image asking for a 1 GiB stack gets the bound (%u)",
+	   NVPTX_HS_STACK_MAX);
+  }
   check (hs_call (m1->hs, GOMP_HS_OP_WRITE, args, "", 0, NULL, 0, NULL, &err)
 	 == -1 && err == GOMP_HS_ENOSYS,
 	 "GOMP_HOST_SERVICES=off: device calls get ENOSYS");
@@ -747,6 +809,10 @@ main (void)
   drop_image (&dev, img1);
   check (host_allocs == host_frees && dev_allocs == dev_frees,
 	 "after closing, everything allocated was freed");
+  check (wrong_ctx_calls == 0 && ctx_depth == 0,
+	 "every wait and free of teardown ran in the device's context, also"
+	 " from threads with no context current (%d elsewhere)",
+	 wrong_ctx_calls);
 
   free_module (none);
   free_module (tls_only);

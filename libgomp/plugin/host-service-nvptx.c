@@ -38,9 +38,10 @@
    nothing: no region, no thread, no stream callback, launches exactly as
    before.  The server makes no CUDA calls.
 
-   An image that defines __gomp_nvptx_tls gets a table of per-thread slots
-   in device memory of its own (its newlib state is its own), freed when
-   it is unloaded.
+   An image that defines __gomp_nvptx_tls gets a table of per-thread
+   states in device memory of its own (its newlib state is its own),
+   freed when it is unloaded, and its kernels are bracketed too, so that
+   the table's entries are freed whenever none of them runs.
 
    TEARDOWN (nvptx_hs_free), when the last image that uses host services
    is unloaded or the device is closed -- which exit's atexit handlers do,
@@ -205,18 +206,78 @@ nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
 		     bytes, r == CUDA_SUCCESS ? "ok" : cuda_error (r));
 }
 
-/* If MODULE (of IMAGE, on DEV) defines __gomp_nvptx_tls, give it its
-   table of per-thread slots.  A table that cannot be allocated leaves the
-   image with newlib's shared state (device-tls.h): not an error.  */
+/* An image's table of per-thread C library state (device-tls.h,
+   config/nvptx/reent.c).  Its entries are owned by device threads for
+   one epoch; the plugin starts a new epoch before it launches a kernel
+   of the image while none of its kernels runs, which frees every entry
+   at once (their owners have all ended).  REFS counts the image and its
+   kernels that may still run: a kernel's stream callback may run after
+   the image is unloaded.  */
+
+struct nvptx_tls
+{
+  CUdeviceptr sym;		/* The image's __gomp_nvptx_tls.  */
+  CUdeviceptr table;
+  CUstream stream;		/* Non-blocking, for the epoch's copy.  */
+  uint32_t epoch;		/* The last one written, under
+				   nvptx_tls_lock.  */
+  int refs;
+};
+
+static pthread_mutex_t nvptx_tls_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* GOMP_NVPTX_THREAD_STATES: how many device threads of an image may have
+   used the C library's per-thread state since none of its kernels last
+   ran; 0 when not set (the default: one per resident thread of the
+   device).  */
+
+static uint64_t
+nvptx_tls_requested (void)
+{
+  const char *s = getenv ("GOMP_NVPTX_THREAD_STATES");
+  unsigned long long v;
+  char *end;
+
+  if (s == NULL || *s == '\0')
+    return 0;
+  errno = 0;
+  v = strtoull (s, &end, 10);
+  if (errno != 0 || *end != '\0' || *s < '0' || *s > '9' || v == 0
+      || v > GOMP_NVPTX_TLS_MAX_SLOTS)
+    {
+      GOMP_PLUGIN_error ("GOMP_NVPTX_THREAD_STATES=%s is not a number from 1"
+			 " to %u: using the default", s,
+			 GOMP_NVPTX_TLS_MAX_SLOTS);
+      return 0;
+    }
+  return v;
+}
+
+static void
+nvptx_tls_unref (struct nvptx_tls *tls)
+{
+  if (__atomic_sub_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    free (tls);
+}
+
+/* If MODULE (of IMAGE, on DEV, with NFNS kernels) defines
+   __gomp_nvptx_tls, give it its table: one entry per thread the device
+   can run at once (every lane: in OpenACC vector code each is a thread),
+   or GOMP_NVPTX_THREAD_STATES, and room on the device heap for a state
+   per entry.  A table that cannot be set up fails the load, with the
+   reason: the device would otherwise have no per-thread state.  */
 
 static bool
 nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
-		   struct ptx_image_data *image)
+		   struct ptx_image_data *image, unsigned nfns)
 {
   struct gomp_nvptx_tls t;
+  struct nvptx_tls *tls;
   CUdeviceptr sym;
-  size_t bytes, size;
-  uint64_t n;
+  size_t bytes, size = 0;
+  uint64_t n = 0;
+  const char *what;
+  unsigned i;
   CUresult r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
 				  GOMP_NVPTX_TLS_SYMBOL);
   if (r == CUDA_ERROR_NOT_FOUND)
@@ -238,37 +299,114 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
 			 GOMP_NVPTX_TLS_VERSION);
       return false;
     }
+  tls = GOMP_PLUGIN_malloc_cleared (sizeof *tls);
+  tls->sym = sym;
+  tls->refs = 1;
   n = gomp_nvptx_tls_slots (dev->num_sms,
-			    dev->max_threads_per_multiprocessor);
+			    dev->max_threads_per_multiprocessor,
+			    nvptx_tls_requested ());
   size = n * t.entry_size;
-  r = CUDA_CALL_NOCHECK (cuMemAlloc, &image->host_tls, size);
+  what = "cuMemAlloc";
+  r = CUDA_CALL_NOCHECK (cuMemAlloc, &tls->table, size);
   if (r != CUDA_SUCCESS)
     {
-      image->host_tls = 0;
-      GOMP_PLUGIN_debug (0, "  %s: no table (%s): threads share newlib's"
-			 " state\n", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
-      return true;
+      tls->table = 0;
+      goto fail;
     }
-  r = CUDA_CALL_NOCHECK (cuMemsetD8, image->host_tls, 0, size);
-  if (r == CUDA_SUCCESS)
-    {
-      t.nslots = n;
-      t.slots = image->host_tls;
-      r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
-    }
+  what = "cuMemsetD8";
+  r = CUDA_CALL_NOCHECK (cuMemsetD8, tls->table, 0, size);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  what = "cuStreamCreate";
+  r = CUDA_CALL_NOCHECK (cuStreamCreate, &tls->stream,
+			 CU_STREAM_NON_BLOCKING);
   if (r != CUDA_SUCCESS)
     {
-      GOMP_PLUGIN_error ("%s: %s", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
-      return false;
+      tls->stream = NULL;
+      goto fail;
     }
-  /* Each thread's state comes from the device heap: make room for one per
-     warp slot beyond CUDA's default 8 MiB.  */
+  /* Epoch 0 until the first kernel starts one.  */
+  t.nslots = n;
+  t.epoch = 0;
+  t.slots = tls->table;
+  what = "cuMemcpyHtoD";
+  r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  /* Each thread's state comes from the device heap.  */
   nvptx_hs_raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE, "device heap",
-			((size_t) 8 << 20) + n / 32 * 1536);
-  GOMP_PLUGIN_debug (0, "  %s: %llu slots of %u bytes\n",
+			gomp_nvptx_tls_heap (n));
+  image->host_tls = tls;
+  for (i = 0; i < nfns; i++)
+    image->fns[i].host_tls = tls;
+  GOMP_PLUGIN_debug (0, "  %s: %llu entries of %u bytes\n",
 		     GOMP_NVPTX_TLS_SYMBOL, (unsigned long long) n,
 		     t.entry_size);
   return true;
+
+ fail:
+  GOMP_PLUGIN_error ("%s: %s for a table of %llu per-thread states (%zu"
+		     " bytes; GOMP_NVPTX_THREAD_STATES sets the number) on"
+		     " device %d: %s", GOMP_NVPTX_TLS_SYMBOL, what,
+		     (unsigned long long) n, size, dev->ord, cuda_error (r));
+  if (tls->stream)
+    CUDA_CALL_NOCHECK (cuStreamDestroy, tls->stream);
+  if (tls->table)
+    CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+  free (tls);
+  return false;
+}
+
+/* A kernel of TLS's image is about to be launched on DEV.  If none of
+   the image's kernels runs, every entry of the table belongs to a thread
+   that has ended: start a new epoch.  REFS is 1 exactly when no kernel
+   of the image runs; it is read and raised under the lock, so no two
+   launches both start an epoch, and it can only fall to 1 (a callback
+   of the last kernel) while a launch is not between the two.  The new
+   epoch is in device memory before this returns: copied on a stream of
+   its own that waits for no kernel (a non-blocking stream) and waited
+   for, so that the kernel launched next, on whatever stream, reads
+   it.  */
+
+static void
+nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls)
+{
+  pthread_mutex_lock (&nvptx_tls_lock);
+  if (__atomic_load_n (&tls->refs, __ATOMIC_ACQUIRE) == 1)
+    {
+      uint32_t epoch = gomp_nvptx_tls_next_epoch (tls->epoch);
+      CUresult r
+	= CUDA_CALL_NOCHECK (cuMemcpyHtoDAsync,
+			     tls->sym + offsetof (struct gomp_nvptx_tls,
+						  epoch),
+			     &epoch, sizeof epoch, tls->stream);
+      if (r == CUDA_SUCCESS)
+	r = CUDA_CALL_NOCHECK (cuStreamSynchronize, tls->stream);
+      if (r != CUDA_SUCCESS)
+	{
+	  pthread_mutex_unlock (&nvptx_tls_lock);
+	  GOMP_PLUGIN_fatal ("%s: cannot start a new epoch on device %d: %s",
+			     GOMP_NVPTX_TLS_SYMBOL, dev->ord, cuda_error (r));
+	}
+      tls->epoch = epoch;
+    }
+  __atomic_add_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL);
+  pthread_mutex_unlock (&nvptx_tls_lock);
+}
+
+/* TLS's image is being unloaded from DEV, or DEV closed.  */
+
+static void
+nvptx_tls_unload (struct ptx_device *dev, struct nvptx_tls *tls)
+{
+  /* Freeing device memory waits for the kernels that may use it.  */
+  if (nvptx_hs_push_context (dev))
+    {
+      CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+      CUDA_CALL_NOCHECK (cuStreamDestroy, tls->stream);
+      nvptx_hs_pop_context ();
+    }
+  nvptx_tls_unref (tls);
 }
 
 /* The per-thread hardware stack that an image whose __gomp_host_service
@@ -321,7 +459,7 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
   unsigned i;
   size_t stack;
 
-  if (!nvptx_hs_load_tls (module, dev, image))
+  if (!nvptx_hs_load_tls (module, dev, image, nfns))
     return false;
   r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
 			 GOMP_HS_DEVICE_SYMBOL);
@@ -420,12 +558,9 @@ nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
       pthread_mutex_unlock (&nvptx_hs_lock);
       image->host_service = false;
     }
-  if (image->host_tls && nvptx_hs_push_context (dev))
-    {
-      CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
-      nvptx_hs_pop_context ();
-    }
-  image->host_tls = 0;
+  if (image->host_tls)
+    nvptx_tls_unload (dev, image->host_tls);
+  image->host_tls = NULL;
 }
 
 /* DEV is being closed.  */
@@ -437,60 +572,86 @@ nvptx_hs_close_device (struct ptx_device *dev)
   pthread_mutex_lock (&nvptx_hs_lock);
   nvptx_hs_free (dev);
   pthread_mutex_unlock (&nvptx_hs_lock);
-  if (!nvptx_hs_push_context (dev))
-    return;
   for (image = dev->images; image; image = image->next)
     if (image->host_tls)
       {
-	CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
-	image->host_tls = 0;
+	nvptx_tls_unload (dev, image->host_tls);
+	image->host_tls = NULL;
       }
-  nvptx_hs_pop_context ();
 }
 
-/* Kernel FN is about to run on DEV: returns the server to tell when it
-   has ended, or NULL if FN's image does not use host services.  */
+/* What a launch of a kernel whose image uses host services or per-thread
+   state must tell when the kernel has ended.  */
 
-static inline struct gomp_host_service *
+struct nvptx_hs_launch
+{
+  struct gomp_host_service *server;
+  struct nvptx_tls *tls;
+};
+
+/* Kernel FN is about to run on DEV: returns what to pass to
+   nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL (nothing to
+   tell) if FN's image uses neither host services nor per-thread
+   state.  */
+
+static inline struct nvptx_hs_launch *
 nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn)
 {
   struct nvptx_hs *hs = dev->host_service;
+  struct nvptx_hs_launch *launch;
+  struct gomp_host_service *server = NULL;
+
   /* A launch from a host-service callback would wait for a kernel that
      waits for the callback: refuse it.  */
   if (GOMP_PLUGIN_host_service_in_callback ())
     GOMP_PLUGIN_fatal ("cannot launch a kernel on device %d from a host"
 		       " service callback: the device is waiting for the"
 		       " callback", dev->ord);
-  if (!fn->host_service || hs == NULL || hs->server == NULL)
+  if (fn->host_service && hs != NULL && hs->server != NULL)
+    server = hs->server;
+  if (server == NULL && fn->host_tls == NULL)
     return NULL;
-  GOMP_PLUGIN_host_service_kernel_begin (hs->server);
-  return hs->server;
+  launch = GOMP_PLUGIN_malloc (sizeof *launch);
+  launch->server = server;
+  launch->tls = fn->host_tls;
+  if (launch->tls)
+    nvptx_tls_kernel_begin (dev, launch->tls);
+  if (server)
+    GOMP_PLUGIN_host_service_kernel_begin (server);
+  return launch;
 }
+
+/* The kernel of LAUNCH has ended.  Neither blocks nor calls CUDA.  */
 
 static inline void
-nvptx_hs_kernel_end (struct gomp_host_service *server)
+nvptx_hs_kernel_end (struct nvptx_hs_launch *launch)
 {
-  if (server)
-    GOMP_PLUGIN_host_service_kernel_end (server);
+  if (launch == NULL)
+    return;
+  if (launch->server)
+    GOMP_PLUGIN_host_service_kernel_end (launch->server);
+  if (launch->tls)
+    nvptx_tls_unref (launch->tls);
+  free (launch);
 }
 
-/* Runs on CUDA's callback thread: only tells the server (which neither
-   blocks nor calls CUDA).  */
+/* Runs on CUDA's callback thread: only tells the server and the table
+   (nothing there blocks or calls CUDA).  */
 
 static void
-nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *server)
+nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *launch)
 {
   (void) stream;
   (void) status;
-  nvptx_hs_kernel_end ((struct gomp_host_service *) server);
+  nvptx_hs_kernel_end ((struct nvptx_hs_launch *) launch);
 }
 
 /* For a launch on STREAM: end the kernel when the stream gets there.  */
 
 static inline void
-nvptx_hs_end_on_stream (struct gomp_host_service *server, CUstream stream)
+nvptx_hs_end_on_stream (struct nvptx_hs_launch *launch, CUstream stream)
 {
-  if (server)
+  if (launch)
     CUDA_CALL_ASSERT (cuStreamAddCallback, stream, nvptx_hs_kernel_end_cb,
-		      server, 0);
+		      launch, 0);
 }

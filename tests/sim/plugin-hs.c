@@ -51,6 +51,7 @@ typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
+#define CU_STREAM_NON_BLOCKING 1
 
 struct fake_module
 {
@@ -66,17 +67,19 @@ struct targ_fn_launch
   const char *fn;
 };
 
+struct nvptx_tls;
 struct targ_fn_descriptor
 {
   CUfunction fn;
   const struct targ_fn_launch *launch;
   bool host_service;
+  struct nvptx_tls *host_tls;
 };
 
 struct ptx_image_data
 {
   bool host_service;
-  CUdeviceptr host_tls;
+  struct nvptx_tls *host_tls;
   struct targ_fn_descriptor *fns;
   struct ptx_image_data *next;
 };
@@ -238,6 +241,49 @@ fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
   return CUDA_SUCCESS;
 }
 
+/* A copy on a stream of its own: done when the stream is synchronized
+   (the plugin must wait for it before it launches).  */
+static const void *async_src;
+static CUdeviceptr async_dst;
+static size_t async_n;
+static int streams;
+
+static CUresult
+fake_cuMemcpyHtoDAsync (CUdeviceptr d, const void *h, size_t n, CUstream s)
+{
+  (void) s;
+  async_dst = d;
+  async_src = h;
+  async_n = n;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuStreamSynchronize (CUstream s)
+{
+  (void) s;
+  if (async_n)
+    memcpy ((void *) (uintptr_t) async_dst, async_src, async_n);
+  async_n = 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuStreamCreate (CUstream *s, unsigned flags)
+{
+  *s = flags == CU_STREAM_NON_BLOCKING ? (CUstream) &streams : NULL;
+  streams++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuStreamDestroy (CUstream s)
+{
+  (void) s;
+  streams--;
+  return CUDA_SUCCESS;
+}
+
 static CUresult
 fake_cuMemcpyDtoH (void *h, CUdeviceptr d, size_t n)
 {
@@ -313,6 +359,15 @@ static const char *
 cuda_error (CUresult r)
 {
   return r == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory" : "error";
+}
+
+void *
+GOMP_PLUGIN_malloc (size_t n)
+{
+  void *p = malloc (n);
+  if (p == NULL)
+    abort ();
+  return p;
 }
 
 void *
@@ -547,7 +602,7 @@ body_stuck (struct kernel *k)
 static int64_t
 cb_launch (void *buf, size_t size, void *user)
 {
-  struct targ_fn_descriptor fn = { NULL, &launch_main, false };
+  struct targ_fn_descriptor fn = { NULL, &launch_main, false, NULL };
   (void) buf;
   (void) size;
   fatal_armed = 1;
@@ -577,7 +632,7 @@ main (void)
   struct gomp_hs_device *sym1 = m1->hs, *sym2 = m2->hs;
   struct gomp_nvptx_tls *tls1 = m1->tls;
   struct kernel k;
-  struct gomp_host_service *server;
+  struct nvptx_hs_launch *server;
   char fifo[64];
   int32_t err;
   int64_t args[4] = { 0 };
@@ -601,16 +656,63 @@ main (void)
   /* Per-thread state only.  */
   img1 = new_image (&dev);
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
-  check (ok && dev.host_service == NULL && img1->host_tls != 0
-	 && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots
-	    == gomp_nvptx_tls_slots (4, 2048)
-	 && ((struct gomp_nvptx_tls *) tls_only->tls)->slots == img1->host_tls
-	 && heap_limit > (8u << 20),
-	 "an image with __gomp_nvptx_tls only: its table (%u slots), the"
-	 " device heap raised, no host-service region",
-	 ((struct gomp_nvptx_tls *) tls_only->tls)->nslots);
+  {
+    struct gomp_nvptx_tls *t = tls_only->tls;
+    struct nvptx_hs_launch *l1, *l2;
+    check (ok && dev.host_service == NULL && img1->host_tls != NULL
+	   && t->nslots == 4 * 2048 && t->epoch == 0
+	   && t->slots == img1->host_tls->table
+	   && img1->fns[0].host_tls == img1->host_tls
+	   && heap_limit >= (8u << 20) + 4 * 2048 * 1336,
+	   "an image with __gomp_nvptx_tls only: a table of one entry per"
+	   " resident lane (%u), room on the device heap for a struct _reent"
+	   " each (%zu bytes), no host-service region", t->nslots,
+	   heap_limit);
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+    check (l1 != NULL && l1->server == NULL && t->epoch == 1,
+	   "its first kernel is bracketed and starts epoch 1 (%u) before it"
+	   " is launched", t->epoch);
+    l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+    nvptx_hs_end_on_stream (l2, NULL);
+    check (t->epoch == 1 && pending_cb != NULL,
+	   "a kernel launched while another runs keeps the epoch (%u): the"
+	   " other's threads own their entries", t->epoch);
+    nvptx_hs_kernel_end (l1);
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+    check (t->epoch == 1,
+	   "so does one launched after the first ended while the second"
+	   " still runs (%u)", t->epoch);
+    nvptx_hs_kernel_end (l1);
+    pending_cb (NULL, CUDA_SUCCESS, pending_data);
+    pending_cb = NULL;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+    check (t->epoch == 2,
+	   "one launched when none runs (the last ended by its stream"
+	   " callback) starts epoch 2 (%u)", t->epoch);
+    nvptx_hs_kernel_end (l1);
+  }
   drop_image (&dev, img1);
-  check (dev_frees == 1, "unloading it frees its table");
+  check (dev_frees == 1 && streams == 0,
+	 "unloading it frees its table and its stream");
+  setenv ("GOMP_NVPTX_THREAD_STATES", "100", 1);
+  img1 = new_image (&dev);
+  ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
+  check (ok && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots == 100
+	 && heap_limit >= (8u << 20) + 4 * 2048 * 1336,
+	 "GOMP_NVPTX_THREAD_STATES=100: 100 entries; the heap is never"
+	 " lowered");
+  drop_image (&dev, img1);
+  setenv ("GOMP_NVPTX_THREAD_STATES", "0x10", 1);
+  img1 = new_image (&dev);
+  last_error[0] = '\0';
+  ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
+  check (ok && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots == 4 * 2048
+	 && strstr (last_error, "GOMP_NVPTX_THREAD_STATES=0x10") != NULL,
+	 "GOMP_NVPTX_THREAD_STATES=0x10 is refused with a message: %s",
+	 last_error);
+  drop_image (&dev, img1);
+  unsetenv ("GOMP_NVPTX_THREAD_STATES");
+  dev_allocs = dev_frees = 0;
 
   /* Mismatched device runtimes.  */
   img1 = new_image (&dev);
@@ -638,7 +740,8 @@ main (void)
   check (sym1->region == (uint64_t) dev.host_service->region_dev
 	 && sym1->ports == (uint64_t) dev.host_service->ports_dev
 	 && sym1->nports == 4 && sym1->buf_size == 64 && hs_usable (sym1)
-	 && tls1->slots == img2->host_tls && tls1->slots != 0,
+	 && img2->host_tls && tls1->slots == img2->host_tls->table
+	 && tls1->slots != 0,
 	 "the image's symbols point at the region, the locks and its table");
   check (stack_limit == 8192,
 	 "the stack limit is raised to what the device runtime asks for");
@@ -800,7 +903,7 @@ main (void)
   nvptx_hs_load_image (m2, &dev, img1, 1);
   calls[0] = '\0';
   nvptx_hs_close_device (&dev);
-  check (dev.host_service == NULL && img1->host_tls == 0
+  check (dev.host_service == NULL && img1->host_tls == NULL
 	 && strcmp (calls, "cuCtxSynchronize;cuMemFree;cuMemFreeHost;"
 			   "cuMemFree;") == 0,
 	 "closing the device: host services first, then the tables: %s",

@@ -117,8 +117,8 @@ static inline uint32_t
 tls_ld32 (const uint32_t *p)
 {
   uint32_t v;
-  __asm__ volatile ("ld.volatile.global.u32 %0, [%1];"
-		    : "=r" (v) : "l" (p) : "memory");
+  __asm__ volatile ("ld.volatile.u32 %0, [%1];"
+		    : "=r" (v) : "r" (p) : "memory");
   return v;
 }
 
@@ -126,8 +126,8 @@ static inline uint64_t
 tls_ld64 (const uint64_t *p)
 {
   uint64_t v;
-  __asm__ volatile ("ld.volatile.global.u64 %0, [%1];"
-		    : "=l" (v) : "l" (p) : "memory");
+  __asm__ volatile ("ld.volatile.u64 %0, [%1];"
+		    : "=r" (v) : "r" (p) : "memory");
   return v;
 }
 

@@ -51,8 +51,9 @@
    waits for the device; then the server stops, and the region and the
    locks are freed.  The waiting and the freeing run in the device's
    context, pushed for the time (the unloading thread may have another
-   device's context current, or none).  Kernels hold references to the server, so a stream
-   callback that runs after all this finds it still allocated.  */
+   device's context current, or none).  Kernels hold references to the
+   server, so a stream callback that runs after all this finds it still
+   allocated.  */
 
 #include "host-service.h"
 #include "config/nvptx/device-tls.h"
@@ -208,9 +209,10 @@ nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
 
 /* An image's table of per-thread C library state (device-tls.h,
    config/nvptx/reent.c).  Its entries are owned by device threads for
-   one epoch; the plugin starts a new epoch before it launches a kernel
-   of the image while none of its kernels runs, which frees every entry
-   at once (their owners have all ended).  REFS counts the image and its
+   one epoch; the plugin starts a new epoch when it launches a kernel of
+   the image that cannot run at the same time as any other of its
+   kernels (see nvptx_tls_kernel_begin), which frees every entry at once
+   (their owners have all ended by then).  REFS counts the image and its
    kernels that may still run: a kernel's stream callback may run after
    the image is unloaded.  */
 
@@ -218,9 +220,12 @@ struct nvptx_tls
 {
   CUdeviceptr sym;		/* The image's __gomp_nvptx_tls.  */
   CUdeviceptr table;
-  CUstream stream;		/* Non-blocking, for the epoch's copy.  */
-  uint32_t epoch;		/* The last one written, under
-				   nvptx_tls_lock.  */
+  /* Under nvptx_tls_lock: the last epoch written; the stream of every
+     kernel launched since one was launched while none ran, unless
+     MIXED.  */
+  uint32_t epoch;
+  CUstream stream;
+  bool mixed;
   int refs;
 };
 
@@ -317,14 +322,6 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   r = CUDA_CALL_NOCHECK (cuMemsetD8, tls->table, 0, size);
   if (r != CUDA_SUCCESS)
     goto fail;
-  what = "cuStreamCreate";
-  r = CUDA_CALL_NOCHECK (cuStreamCreate, &tls->stream,
-			 CU_STREAM_NON_BLOCKING);
-  if (r != CUDA_SUCCESS)
-    {
-      tls->stream = NULL;
-      goto fail;
-    }
   /* Epoch 0 until the first kernel starts one.  */
   t.nslots = n;
   t.epoch = 0;
@@ -349,39 +346,52 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
 		     " bytes; GOMP_NVPTX_THREAD_STATES sets the number) on"
 		     " device %d: %s", GOMP_NVPTX_TLS_SYMBOL, what,
 		     (unsigned long long) n, size, dev->ord, cuda_error (r));
-  if (tls->stream)
-    CUDA_CALL_NOCHECK (cuStreamDestroy, tls->stream);
   if (tls->table)
     CUDA_CALL_NOCHECK (cuMemFree, tls->table);
   free (tls);
   return false;
 }
 
-/* A kernel of TLS's image is about to be launched on DEV.  If none of
-   the image's kernels runs, every entry of the table belongs to a thread
-   that has ended: start a new epoch.  REFS is 1 exactly when no kernel
-   of the image runs; it is read and raised under the lock, so no two
-   launches both start an epoch, and it can only fall to 1 (a callback
-   of the last kernel) while a launch is not between the two.  The new
-   epoch is in device memory before this returns: copied on a stream of
-   its own that waits for no kernel (a non-blocking stream) and waited
-   for, so that the kernel launched next, on whatever stream, reads
-   it.  */
+/* A kernel of TLS's image is about to be launched on DEV, on STREAM.
+   Its threads may reuse every entry of the table -- start a new epoch --
+   when no other kernel of the image can run at the same time: when none
+   runs (REFS is 1), or when all that may still run were launched on
+   STREAM, and so end before it starts.  The new epoch is copied on
+   STREAM, right before the kernel: it lands after those kernels have
+   ended and before this one starts.  (An asynchronous copy from pageable
+   memory is staged at once, so EPOCH may be a local.)
+
+   Why this is sound: a kernel launched before the last launch that found
+   REFS at 1 had ended by then, so the kernels that may run are among
+   those launched since, which are all on STREAM unless MIXED.  REFS, the
+   epoch and STREAM are read and changed under the lock, by launches
+   only; a stream callback only lowers REFS, and reading a stale higher
+   value only means that no new epoch starts this time.  */
 
 static void
-nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls)
+nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls,
+			CUstream stream)
 {
+  bool idle, renew;
+
   pthread_mutex_lock (&nvptx_tls_lock);
-  if (__atomic_load_n (&tls->refs, __ATOMIC_ACQUIRE) == 1)
+  idle = __atomic_load_n (&tls->refs, __ATOMIC_ACQUIRE) == 1;
+  if (idle)
+    {
+      tls->stream = stream;
+      tls->mixed = false;
+    }
+  else if (stream != tls->stream)
+    tls->mixed = true;
+  renew = idle || !tls->mixed;
+  if (renew)
     {
       uint32_t epoch = gomp_nvptx_tls_next_epoch (tls->epoch);
       CUresult r
 	= CUDA_CALL_NOCHECK (cuMemcpyHtoDAsync,
 			     tls->sym + offsetof (struct gomp_nvptx_tls,
 						  epoch),
-			     &epoch, sizeof epoch, tls->stream);
-      if (r == CUDA_SUCCESS)
-	r = CUDA_CALL_NOCHECK (cuStreamSynchronize, tls->stream);
+			     &epoch, sizeof epoch, stream);
       if (r != CUDA_SUCCESS)
 	{
 	  pthread_mutex_unlock (&nvptx_tls_lock);
@@ -403,7 +413,6 @@ nvptx_tls_unload (struct ptx_device *dev, struct nvptx_tls *tls)
   if (nvptx_hs_push_context (dev))
     {
       CUDA_CALL_NOCHECK (cuMemFree, tls->table);
-      CUDA_CALL_NOCHECK (cuStreamDestroy, tls->stream);
       nvptx_hs_pop_context ();
     }
   nvptx_tls_unref (tls);
@@ -589,13 +598,14 @@ struct nvptx_hs_launch
   struct nvptx_tls *tls;
 };
 
-/* Kernel FN is about to run on DEV: returns what to pass to
-   nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL (nothing to
-   tell) if FN's image uses neither host services nor per-thread
-   state.  */
+/* Kernel FN is about to run on DEV, launched on STREAM: returns what to
+   pass to nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL
+   (nothing to tell) if FN's image uses neither host services nor
+   per-thread state.  */
 
 static inline struct nvptx_hs_launch *
-nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn)
+nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
+		       CUstream stream)
 {
   struct nvptx_hs *hs = dev->host_service;
   struct nvptx_hs_launch *launch;
@@ -615,7 +625,7 @@ nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn)
   launch->server = server;
   launch->tls = fn->host_tls;
   if (launch->tls)
-    nvptx_tls_kernel_begin (dev, launch->tls);
+    nvptx_tls_kernel_begin (dev, launch->tls, stream);
   if (server)
     GOMP_PLUGIN_host_service_kernel_begin (server);
   return launch;

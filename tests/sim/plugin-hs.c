@@ -51,7 +51,6 @@ typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
-#define CU_STREAM_NON_BLOCKING 1
 
 struct fake_module
 {
@@ -241,46 +240,17 @@ fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
   return CUDA_SUCCESS;
 }
 
-/* A copy on a stream of its own: done when the stream is synchronized
-   (the plugin must wait for it before it launches).  */
-static const void *async_src;
-static CUdeviceptr async_dst;
-static size_t async_n;
-static int streams;
+/* An asynchronous copy: done at once (a kernel here never runs before
+   the test ends the previous one); the stream it was on is recorded.  */
+static CUstream copy_stream;
+static int async_copies;
 
 static CUresult
 fake_cuMemcpyHtoDAsync (CUdeviceptr d, const void *h, size_t n, CUstream s)
 {
-  (void) s;
-  async_dst = d;
-  async_src = h;
-  async_n = n;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_cuStreamSynchronize (CUstream s)
-{
-  (void) s;
-  if (async_n)
-    memcpy ((void *) (uintptr_t) async_dst, async_src, async_n);
-  async_n = 0;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_cuStreamCreate (CUstream *s, unsigned flags)
-{
-  *s = flags == CU_STREAM_NON_BLOCKING ? (CUstream) &streams : NULL;
-  streams++;
-  return CUDA_SUCCESS;
-}
-
-static CUresult
-fake_cuStreamDestroy (CUstream s)
-{
-  (void) s;
-  streams--;
+  memcpy ((void *) (uintptr_t) d, h, n);
+  copy_stream = s;
+  async_copies++;
   return CUDA_SUCCESS;
 }
 
@@ -607,7 +577,7 @@ cb_launch (void *buf, size_t size, void *user)
   (void) size;
   fatal_armed = 1;
   if (setjmp (fatal_jmp) == 0)
-    nvptx_hs_kernel_begin ((struct ptx_device *) user, &fn);
+    nvptx_hs_kernel_begin ((struct ptx_device *) user, &fn, NULL);
   fatal_armed = 0;
   return 0;
 }
@@ -649,7 +619,7 @@ main (void)
 	 && host_allocs == 0 && dev_allocs == 0 && !img1->host_service
 	 && !img1->fns[0].host_service,
 	 "an image without the symbols: no region, no table, nothing started");
-  check (nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
+  check (nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL) == NULL,
 	 "its kernels are not bracketed: no server, no stream callback");
   drop_image (&dev, img1);
 
@@ -658,7 +628,8 @@ main (void)
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
   {
     struct gomp_nvptx_tls *t = tls_only->tls;
-    struct nvptx_hs_launch *l1, *l2;
+    struct nvptx_hs_launch *l1, *l2, *l3;
+    int copies;
     check (ok && dev.host_service == NULL && img1->host_tls != NULL
 	   && t->nslots == 4 * 2048 && t->epoch == 0
 	   && t->slots == img1->host_tls->table
@@ -668,32 +639,39 @@ main (void)
 	   " resident lane (%u), room on the device heap for a struct _reent"
 	   " each (%zu bytes), no host-service region", t->nslots,
 	   heap_limit);
-    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
-    check (l1 != NULL && l1->server == NULL && t->epoch == 1,
-	   "its first kernel is bracketed and starts epoch 1 (%u) before it"
-	   " is launched", t->epoch);
-    l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
-    nvptx_hs_end_on_stream (l2, NULL);
-    check (t->epoch == 1 && pending_cb != NULL,
-	   "a kernel launched while another runs keeps the epoch (%u): the"
-	   " other's threads own their entries", t->epoch);
+    CUstream s1 = (CUstream) &s1, s2 = (CUstream) &s2;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    check (l1 != NULL && l1->server == NULL && t->epoch == 1
+	   && copy_stream == s1,
+	   "its first kernel is bracketed and starts epoch 1 (%u), copied on"
+	   " the kernel's stream before it", t->epoch);
+    l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    nvptx_hs_end_on_stream (l2, s1);
+    check (t->epoch == 2 && copy_stream == s1 && pending_cb != NULL,
+	   "a kernel queued behind it on the same stream starts epoch 2 (%u)"
+	   " there: it cannot run while the first does", t->epoch);
+    l3 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
+    check (t->epoch == 2,
+	   "a kernel on another stream while those may run keeps the epoch"
+	   " (%u): their threads own their entries", t->epoch);
     nvptx_hs_kernel_end (l1);
-    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
-    check (t->epoch == 1,
-	   "so does one launched after the first ended while the second"
-	   " still runs (%u)", t->epoch);
+    copies = async_copies;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    check (t->epoch == 2 && async_copies == copies,
+	   "so does a later one on the first stream while the other stream"
+	   " has one (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
+    nvptx_hs_kernel_end (l3);
     pending_cb (NULL, CUDA_SUCCESS, pending_data);
     pending_cb = NULL;
-    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
-    check (t->epoch == 2,
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
+    check (t->epoch == 3 && copy_stream == s2,
 	   "one launched when none runs (the last ended by its stream"
-	   " callback) starts epoch 2 (%u)", t->epoch);
+	   " callback) starts epoch 3 (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
   }
   drop_image (&dev, img1);
-  check (dev_frees == 1 && streams == 0,
-	 "unloading it frees its table and its stream");
+  check (dev_frees == 1, "unloading it frees its table");
   setenv ("GOMP_NVPTX_THREAD_STATES", "100", 1);
   img1 = new_image (&dev);
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
@@ -757,7 +735,7 @@ main (void)
   memset (&k, 0, sizeof k);
   k.dev = sym2;
   k.body = body_calls;
-  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0], NULL);
   launch (&k);
   pthread_join (k.thread, NULL);
   nvptx_hs_kernel_end (server);
@@ -767,7 +745,7 @@ main (void)
 	 "a kernel's host call is served while it runs");
 
   libgomp_host_register ("launch", cb_launch, &dev);
-  server = nvptx_hs_kernel_begin (&dev, &img2->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], NULL);
   {
     int64_t nargs[4] = { 7, 0, 0, 0 };
     last_error[0] = '\0';
@@ -794,7 +772,7 @@ main (void)
   k.body = body_fifo;
   k.path = fifo;
   calls[0] = '\0';
-  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0], NULL);
   launch (&k);
   nvptx_hs_end_on_stream (server, NULL);
   usleep (200000);
@@ -833,7 +811,7 @@ main (void)
   memset (&k, 0, sizeof k);
   k.dev = m1->hs;
   k.body = body_stuck;
-  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL);
   launch (&k);
   wait_stuck_entered ();
   t0 = now ();
@@ -862,7 +840,7 @@ main (void)
   check (nvptx_hs_load_image (m1, &dev, img1, 1) && host_allocs == 2
 	 && ((struct gomp_hs_device *) m1->hs)->region == 0
 	 && ((struct gomp_hs_device *) m1->hs)->nports == 0
-	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
+	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL) == NULL,
 	 "GOMP_HOST_SERVICES=off: no region; the device is told so");
   check (stack_limit == 8192,
 	 "GOMP_HOST_SERVICES=off: the stack is still raised to what the"

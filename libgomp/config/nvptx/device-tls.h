@@ -31,8 +31,9 @@
    the image.  An image whose code uses that runtime defines
    __gomp_nvptx_tls; the nvptx plugin allocates the table for it when it
    loads the image, zeroed, writes its address and size there, and
-   advances EPOCH before it launches a kernel of the image while none
-   runs: entries of an earlier epoch belong to threads that have ended.
+   advances EPOCH before it launches a kernel of the image that cannot
+   run at the same time as another of its kernels: entries of an earlier
+   epoch belong to threads that have ended.
    A device thread that finds no table, or no free entry, ends the kernel
    with a message: threads never share a struct _reent.
 

@@ -33,8 +33,11 @@
 
    An entry belongs to one thread, named by its gomp_nvptx_thread_key
    (the launch, the CTA and the thread in it), for one busy period: the
-   EPOCH of __gomp_nvptx_tls, which the plugin advances before it
-   launches a kernel of the image while none runs.  An entry whose epoch
+   EPOCH of __gomp_nvptx_tls, which the plugin advances, on the launch's
+   stream, before a kernel of the image that cannot run at the same time
+   as another of its kernels (none runs, or all that may were launched on
+   the same stream before it: plugin/host-service-nvptx.c,
+   nvptx_tls_kernel_begin).  An entry whose epoch
    is not the current one belongs to a thread of a kernel that has ended
    (or to nobody): it is free, and its struct _reent can be reclaimed --
    newlib frees the Bigints it cached -- and reused.  An entry of the
@@ -42,7 +45,7 @@
    that thread runs in now, so a thread that is preempted and resumed
    elsewhere (compute preemption, time-slicing, a debugger) keeps its
    state for as long as it uses it; the price is that threads that have
-   ended keep their entries until the device is next idle.
+   ended keep their entries until the next epoch.
 
    Finding an entry: start at the calling thread's hardware slot (modulo
    the table's size) and go forward.  A thread claims the first free
@@ -218,7 +221,7 @@ __getreent (void)
 	i = 0;
     }
   tls_fail ("libgomp: nvptx: more than %u device threads have used the C"
-	    " library (errno, stdio) since the device was last idle: set"
+	    " library (errno, stdio) in kernels that may run together: set"
 	    " GOMP_NVPTX_THREAD_STATES higher\n", n);
 }
 

@@ -231,10 +231,10 @@ struct nvptx_tls
 
 static pthread_mutex_t nvptx_tls_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* GOMP_NVPTX_THREAD_STATES: how many device threads of an image may have
-   used the C library's per-thread state since none of its kernels last
-   ran; 0 when not set (the default: one per resident thread of the
-   device).  */
+/* GOMP_NVPTX_THREAD_STATES: how many device threads of an image may use
+   the C library's per-thread state in one kernel, or in kernels that may
+   run at the same time; 0 when not set (the default: one per resident
+   thread of the device).  */
 
 static uint64_t
 nvptx_tls_requested (void)

@@ -41,6 +41,7 @@
 
 #include "libgfortran.h"
 #include "io.h"
+#include "unix.h"
 
 extern void device_init (void);
 internal_proto (device_init);
@@ -113,7 +114,7 @@ static uint64_t
 device_clock_ns (void)
 {
   uint64_t t;
-  __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=l" (t));
+  __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=r" (t));
   return t;
 }
 

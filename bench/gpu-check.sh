@@ -123,11 +123,12 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
       > "$work/stop-threads.out" 2>&1
     st=$?
     if test $st -eq 7 && grep -q 'STOP 7' "$work/stop-threads.out" \
+       && grep -q 'stop-threads: on the device' "$work/stop-threads.out" \
        && ! grep -qi 'illegal\|error\|not reached' "$work/stop-threads.out"; then
       passed "Fortran STOP while other threads write: status 7, no fault"
     else
       test $st -eq 124 && echo "  timed out (60 s): a hang"
-      failed "Fortran STOP while other threads write: status $st (want 7)"
+      failed "Fortran STOP while other threads write: status $st (want 7, on the device, no fault)"
       sed 's/^/  | /' "$work/stop-threads.out" | head -20
     fi
   fi

@@ -7,13 +7,22 @@
 ! runs the host's exit under the other threads.
 
 program hs_stop_threads
+  use omp_lib
   implicit none
   integer :: u, i, k
+  logical :: on_device
 
-  !$omp target map(from: u)
+  !$omp target map(from: u, on_device)
+    on_device = .not. omp_is_initial_device ()
     open (newunit=u, file='hs-stop-threads.txt', status='replace', &
 	  action='write')
   !$omp end target
+  if (on_device) then
+    print '(a)', 'stop-threads: on the device'
+  else
+    print '(a)', 'stop-threads: on the host'
+  end if
+  flush (6)
   !$omp target teams distribute parallel do num_teams(8) thread_limit(32) &
   !$omp   map(to: u) private(k)
   do i = 1, 256

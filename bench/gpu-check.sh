@@ -46,7 +46,7 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
     else
       test $st -eq 0 || ok=0
     fi
-    # STOP in a target region closes the device's units first.
+    # STOP in a target region flushes the device's units first.
     if test "$name" = fortran-hs-stop-1 \
        && ! grep -qx 'written before STOP' "$work/hs-stop-1.txt" 2>/dev/null; then
       ok=0
@@ -130,6 +130,40 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
       failed "reverse offload while another host thread does target update (status $st)"
       test $st -eq 124 && echo "  timed out (30 s): a hang"
       sed 's/^/  | /' "$work/rev-update.out" | head -20
+    fi
+  fi
+  # Fortran STOP 7 in one device thread while 255 others write to the
+  # same unit: the program ends with status 7, not with a fault of a
+  # thread writing through a unit that STOP freed.
+  if test -x "$here/hs-stop-threads.exe"; then
+    ( cd "$work" && timeout 60 "$here/hs-stop-threads.exe" ) \
+      > "$work/stop-threads.out" 2>&1
+    st=$?
+    if test $st -eq 7 && grep -q 'STOP 7' "$work/stop-threads.out" \
+       && grep -q 'stop-threads: on the device' "$work/stop-threads.out" \
+       && ! grep -qi 'illegal\|error\|not reached' "$work/stop-threads.out"; then
+      passed "Fortran STOP while other threads write: status 7, no fault"
+    else
+      test $st -eq 124 && echo "  timed out (60 s): a hang"
+      failed "Fortran STOP while other threads write: status $st (want 7, on the device, no fault)"
+      sed 's/^/  | /' "$work/stop-threads.out" | head -20
+    fi
+  fi
+  # GOMP_HOST_SERVICES=off with printf from OpenACC vector lanes: printf
+  # fails with ENOSYS in every lane, and the kernel ends cleanly (the
+  # stack is raised for vfprintf even with host services off).
+  if test -x "$here/hs-oacc-off.exe"; then
+    GOMP_HOST_SERVICES=off timeout 60 "$here/hs-oacc-off.exe" \
+      > "$work/oacc-off.out" 2>&1
+    st=$?
+    if test $st -eq 0 \
+       && grep -q 'device, 64 of 64 printf calls failed with ENOSYS' \
+	    "$work/oacc-off.out"; then
+      passed "GOMP_HOST_SERVICES=off with an OpenACC printf: ENOSYS, no stack overflow"
+    else
+      test $st -eq 124 && echo "  timed out (60 s): a hang"
+      failed "GOMP_HOST_SERVICES=off with an OpenACC printf: status $st"
+      sed 's/^/  | /' "$work/oacc-off.out" | head -20
     fi
   fi
   # What the plugin measured and set for an OpenACC image that uses host

@@ -85,6 +85,12 @@ printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
 printf '%s\n' "hs-stuck-gpu: ended" > "$bundle/tests/hs-stuck-gpu.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/tests/offload/hs-stdio-calls.c" -o "$bundle/hs-stdio-calls.exe"
+# Fortran STOP while other device threads write; an OpenACC printf with
+# host services off (gpu-check.sh runs them with their own checks).
+"$stage/bin/gomp-gfortran" -O2 -fopenmp -foffload=nvptx-none \
+  "$top/tests/offload/hs-stop-threads.f90" -o "$bundle/hs-stop-threads.exe"
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  "$top/tests/offload/hs-oacc-off.c" -o "$bundle/hs-oacc-off.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
 # The benchmark's baselines: the physical limits through the CUDA driver

@@ -2,6 +2,9 @@
 ! writes its partial sum to one file with a formatted WRITE; the device
 ! reads the file back to add them up, and PRINTs the result.  Built with
 ! gomp-gfortran; runs on the GPU when there is one, else on the host.
+! The device has units of its own (a unit the host opens is not one of
+! them), so the file is opened and closed on the device too: the unit
+! number, mapped back, stays valid in later target regions of the program.
 
 program fortran_io
   use omp_lib
@@ -11,7 +14,9 @@ program fortran_io
   integer(8) :: part, total, expected
   logical :: on_device
 
-  open (newunit=u, file='fortran-io.txt', status='replace', action='write')
+  !$omp target map(from: u)
+    open (newunit=u, file='fortran-io.txt', status='replace', action='write')
+  !$omp end target
   !$omp target teams distribute parallel do map(to: u) private(part, k)
   do chunk = 1, nchunk
     part = 0
@@ -21,7 +26,9 @@ program fortran_io
     ! One statement, one line: never mixed with another thread's.
     write (u, '(a,i3,a,i0)') 'chunk ', chunk, ' sum ', part
   end do
-  close (u)
+  !$omp target map(to: u)
+    close (u)
+  !$omp end target
 
   !$omp target map(from: total, on_device)
     on_device = .not. omp_is_initial_device ()

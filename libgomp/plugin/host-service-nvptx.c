@@ -38,9 +38,10 @@
    nothing: no region, no thread, no stream callback, launches exactly as
    before.  The server makes no CUDA calls.
 
-   An image that defines __gomp_nvptx_tls gets a table of per-thread slots
-   in device memory of its own (its newlib state is its own), freed when
-   it is unloaded.
+   An image that defines __gomp_nvptx_tls gets a table of per-thread
+   states in device memory of its own (its newlib state is its own),
+   freed when it is unloaded, and its kernels are bracketed too, so that
+   the table's entries are freed whenever none of them runs.
 
    TEARDOWN (nvptx_hs_free), when the last image that uses host services
    is unloaded or the device is closed -- which exit's atexit handlers do,
@@ -48,8 +49,11 @@
    work: the server stops taking calls and answers every pending one with
    an error, so that a kernel still calling the host ends; then the plugin
    waits for the device; then the server stops, and the region and the
-   locks are freed.  Kernels hold references to the server, so a stream
-   callback that runs after all this finds it still allocated.  */
+   locks are freed.  The waiting and the freeing run in the device's
+   context, pushed for the time (the unloading thread may have another
+   device's context current, or none).  Kernels hold references to the
+   server, so a stream callback that runs after all this finds it still
+   allocated.  */
 
 #include "host-service.h"
 #include "config/nvptx/device-tls.h"
@@ -66,6 +70,34 @@ struct nvptx_hs
 
 static pthread_mutex_t nvptx_hs_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Make DEV's context the calling thread's current one, on top of its
+   context stack, for as long as teardown runs: cuCtxSynchronize waits
+   only for the current context's work and cuMemFree frees in it, and the
+   thread that unloads an image (a library's destructor, after dlclose or
+   at exit) or closes a device may have another device's context current,
+   or none.  Pushing a context that is already current is harmless.
+   Returns false, having said why, when it cannot be done: then nothing
+   may be freed (a kernel of DEV may still be running).  */
+
+static bool
+nvptx_hs_push_context (struct ptx_device *dev)
+{
+  CUresult r = CUDA_CALL_NOCHECK (cuCtxPushCurrent, dev->ctx);
+  if (r == CUDA_SUCCESS)
+    return true;
+  GOMP_PLUGIN_error ("host services: cannot make device %d's context"
+		     " current to tear down (%s): its memory is not freed",
+		     dev->ord, cuda_error (r));
+  return false;
+}
+
+static void
+nvptx_hs_pop_context (void)
+{
+  CUcontext old;
+  CUDA_CALL_NOCHECK (cuCtxPopCurrent, &old);
+}
+
 static void
 nvptx_hs_free (struct ptx_device *dev)
 {
@@ -73,6 +105,13 @@ nvptx_hs_free (struct ptx_device *dev)
   dev->host_service = NULL;
   if (hs == NULL)
     return;
+  if (!nvptx_hs_push_context (dev))
+    {
+      /* Keep the server: a kernel may still be calling it.  */
+      if (hs->server)
+	GOMP_PLUGIN_host_service_shutdown (hs->server);
+      return;
+    }
   if (hs->server)
     {
       GOMP_PLUGIN_host_service_shutdown (hs->server);
@@ -86,6 +125,7 @@ nvptx_hs_free (struct ptx_device *dev)
     CUDA_CALL_NOCHECK (cuMemFree, hs->ports_dev);
   if (hs->region)
     CUDA_CALL_NOCHECK (cuMemFreeHost, hs->region);
+  nvptx_hs_pop_context ();
   free (hs);
 }
 
@@ -167,18 +207,82 @@ nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
 		     bytes, r == CUDA_SUCCESS ? "ok" : cuda_error (r));
 }
 
-/* If MODULE (of IMAGE, on DEV) defines __gomp_nvptx_tls, give it its
-   table of per-thread slots.  A table that cannot be allocated leaves the
-   image with newlib's shared state (device-tls.h): not an error.  */
+/* An image's table of per-thread C library state (device-tls.h,
+   config/nvptx/reent.c).  Its entries are owned by device threads for
+   one epoch; the plugin starts a new epoch when it launches a kernel of
+   the image that cannot run at the same time as any other of its
+   kernels (see nvptx_tls_kernel_begin), which frees every entry at once
+   (their owners have all ended by then).  REFS counts the image and its
+   kernels that may still run: a kernel's stream callback may run after
+   the image is unloaded.  */
+
+struct nvptx_tls
+{
+  CUdeviceptr sym;		/* The image's __gomp_nvptx_tls.  */
+  CUdeviceptr table;
+  /* Under nvptx_tls_lock: the last epoch written; the stream of every
+     kernel launched since one was launched while none ran, unless
+     MIXED.  */
+  uint32_t epoch;
+  CUstream stream;
+  bool mixed;
+  int refs;
+};
+
+static pthread_mutex_t nvptx_tls_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* GOMP_NVPTX_THREAD_STATES: how many device threads of an image may use
+   the C library's per-thread state in one kernel, or in kernels that may
+   run at the same time; 0 when not set (the default: one per resident
+   thread of the device).  */
+
+static uint64_t
+nvptx_tls_requested (void)
+{
+  const char *s = getenv ("GOMP_NVPTX_THREAD_STATES");
+  unsigned long long v;
+  char *end;
+
+  if (s == NULL || *s == '\0')
+    return 0;
+  errno = 0;
+  v = strtoull (s, &end, 10);
+  if (errno != 0 || *end != '\0' || *s < '0' || *s > '9' || v == 0
+      || v > GOMP_NVPTX_TLS_MAX_SLOTS)
+    {
+      GOMP_PLUGIN_error ("GOMP_NVPTX_THREAD_STATES=%s is not a number from 1"
+			 " to %u: using the default", s,
+			 GOMP_NVPTX_TLS_MAX_SLOTS);
+      return 0;
+    }
+  return v;
+}
+
+static void
+nvptx_tls_unref (struct nvptx_tls *tls)
+{
+  if (__atomic_sub_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    free (tls);
+}
+
+/* If MODULE (of IMAGE, on DEV, with NFNS kernels) defines
+   __gomp_nvptx_tls, give it its table: one entry per thread the device
+   can run at once (every lane: in OpenACC vector code each is a thread),
+   or GOMP_NVPTX_THREAD_STATES, and room on the device heap for a state
+   per entry.  A table that cannot be set up fails the load, with the
+   reason: the device would otherwise have no per-thread state.  */
 
 static bool
 nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
-		   struct ptx_image_data *image)
+		   struct ptx_image_data *image, unsigned nfns)
 {
   struct gomp_nvptx_tls t;
+  struct nvptx_tls *tls;
   CUdeviceptr sym;
-  size_t bytes, size;
-  uint64_t n;
+  size_t bytes, size = 0;
+  uint64_t n = 0;
+  const char *what;
+  unsigned i;
   CUresult r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
 				  GOMP_NVPTX_TLS_SYMBOL);
   if (r == CUDA_ERROR_NOT_FOUND)
@@ -200,37 +304,142 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
 			 GOMP_NVPTX_TLS_VERSION);
       return false;
     }
+  tls = GOMP_PLUGIN_malloc_cleared (sizeof *tls);
+  tls->sym = sym;
+  tls->refs = 1;
   n = gomp_nvptx_tls_slots (dev->num_sms,
-			    dev->max_threads_per_multiprocessor);
+			    dev->max_threads_per_multiprocessor,
+			    nvptx_tls_requested ());
   size = n * t.entry_size;
-  r = CUDA_CALL_NOCHECK (cuMemAlloc, &image->host_tls, size);
+  what = "cuMemAlloc";
+  r = CUDA_CALL_NOCHECK (cuMemAlloc, &tls->table, size);
   if (r != CUDA_SUCCESS)
     {
-      image->host_tls = 0;
-      GOMP_PLUGIN_debug (0, "  %s: no table (%s): threads share newlib's"
-			 " state\n", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
-      return true;
+      tls->table = 0;
+      goto fail;
     }
-  r = CUDA_CALL_NOCHECK (cuMemsetD8, image->host_tls, 0, size);
-  if (r == CUDA_SUCCESS)
-    {
-      t.nslots = n;
-      t.slots = image->host_tls;
-      r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
-    }
+  what = "cuMemsetD8";
+  r = CUDA_CALL_NOCHECK (cuMemsetD8, tls->table, 0, size);
   if (r != CUDA_SUCCESS)
-    {
-      GOMP_PLUGIN_error ("%s: %s", GOMP_NVPTX_TLS_SYMBOL, cuda_error (r));
-      return false;
-    }
-  /* Each thread's state comes from the device heap: make room for one per
-     warp slot beyond CUDA's default 8 MiB.  */
+    goto fail;
+  /* Epoch 0 until the first kernel starts one.  */
+  t.nslots = n;
+  t.epoch = 0;
+  t.slots = tls->table;
+  what = "cuMemcpyHtoD";
+  r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
+  if (r != CUDA_SUCCESS)
+    goto fail;
+  /* Each thread's state comes from the device heap.  */
   nvptx_hs_raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE, "device heap",
-			((size_t) 8 << 20) + n / 32 * 1536);
-  GOMP_PLUGIN_debug (0, "  %s: %llu slots of %u bytes\n",
+			gomp_nvptx_tls_heap (n));
+  image->host_tls = tls;
+  for (i = 0; i < nfns; i++)
+    image->fns[i].host_tls = tls;
+  GOMP_PLUGIN_debug (0, "  %s: %llu entries of %u bytes\n",
 		     GOMP_NVPTX_TLS_SYMBOL, (unsigned long long) n,
 		     t.entry_size);
   return true;
+
+ fail:
+  GOMP_PLUGIN_error ("%s: %s for a table of %llu per-thread states (%zu"
+		     " bytes; GOMP_NVPTX_THREAD_STATES sets the number) on"
+		     " device %d: %s", GOMP_NVPTX_TLS_SYMBOL, what,
+		     (unsigned long long) n, size, dev->ord, cuda_error (r));
+  if (tls->table)
+    CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+  free (tls);
+  return false;
+}
+
+/* A kernel of TLS's image is about to be launched on DEV, on STREAM.
+   Its threads may reuse every entry of the table -- start a new epoch --
+   when no other kernel of the image can run at the same time: when none
+   runs (REFS is 1), or when all that may still run were launched on
+   STREAM, and so end before it starts.  The new epoch is copied on
+   STREAM, right before the kernel: it lands after those kernels have
+   ended and before this one starts.  (An asynchronous copy from pageable
+   memory is staged at once, so EPOCH may be a local.)
+
+   Why this is sound: a kernel launched before the last launch that found
+   REFS at 1 had ended by then, so the kernels that may run are among
+   those launched since, which are all on STREAM unless MIXED.  REFS, the
+   epoch and STREAM are read and changed under the lock, by launches
+   only; a stream callback only lowers REFS, and reading a stale higher
+   value only means that no new epoch starts this time.  */
+
+static void
+nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls,
+			CUstream stream)
+{
+  bool idle, renew;
+
+  pthread_mutex_lock (&nvptx_tls_lock);
+  idle = __atomic_load_n (&tls->refs, __ATOMIC_ACQUIRE) == 1;
+  if (idle)
+    {
+      tls->stream = stream;
+      tls->mixed = false;
+    }
+  else if (stream != tls->stream)
+    tls->mixed = true;
+  renew = idle || !tls->mixed;
+  if (renew)
+    {
+      uint32_t epoch = gomp_nvptx_tls_next_epoch (tls->epoch);
+      CUresult r
+	= CUDA_CALL_NOCHECK (cuMemcpyHtoDAsync,
+			     tls->sym + offsetof (struct gomp_nvptx_tls,
+						  epoch),
+			     &epoch, sizeof epoch, stream);
+      if (r != CUDA_SUCCESS)
+	{
+	  pthread_mutex_unlock (&nvptx_tls_lock);
+	  GOMP_PLUGIN_fatal ("%s: cannot start a new epoch on device %d: %s",
+			     GOMP_NVPTX_TLS_SYMBOL, dev->ord, cuda_error (r));
+	}
+      tls->epoch = epoch;
+    }
+  __atomic_add_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL);
+  pthread_mutex_unlock (&nvptx_tls_lock);
+}
+
+/* TLS's image is being unloaded from DEV, or DEV closed.  */
+
+static void
+nvptx_tls_unload (struct ptx_device *dev, struct nvptx_tls *tls)
+{
+  /* Freeing device memory waits for the kernels that may use it.  */
+  if (nvptx_hs_push_context (dev))
+    {
+      CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+      nvptx_hs_pop_context ();
+    }
+  nvptx_tls_unref (tls);
+}
+
+/* The per-thread hardware stack that an image whose __gomp_host_service
+   is HEAD needs, or 0 for no change.  Whether host services are on does
+   not matter: with them off (GOMP_HOST_SERVICES=off, or a region that
+   could not be set up) the device's printf still runs newlib's vfprintf
+   down to the write that fails with ENOSYS, and that path is the deepest
+   (about 3.1 KiB in OpenACC code; config/nvptx/host-service.c).  The
+   device's value is bounded: CUDA reserves the stack for every resident
+   thread.  */
+
+#define NVPTX_HS_STACK_MAX (64 * 1024)
+
+static size_t
+nvptx_hs_stack_bytes (const struct gomp_hs_device *head)
+{
+  if (head->stack > NVPTX_HS_STACK_MAX)
+    {
+      GOMP_PLUGIN_debug (0, "  host services: the image asks for a %u-byte"
+			 " stack; using %u\n", head->stack,
+			 NVPTX_HS_STACK_MAX);
+      return NVPTX_HS_STACK_MAX;
+    }
+  return head->stack;
 }
 
 /* Whether MODULE defines the global NAME.  */
@@ -257,8 +466,9 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
   struct gomp_hs_device head;
   CUresult r;
   unsigned i;
+  size_t stack;
 
-  if (!nvptx_hs_load_tls (module, dev, image))
+  if (!nvptx_hs_load_tls (module, dev, image, nfns))
     return false;
   r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
 			 GOMP_HS_DEVICE_SYMBOL);
@@ -336,8 +546,9 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
 			 local);
     }
   /* Threads on the hardware stack need room for stdio there.  */
-  if (hs->server && head.stack)
-    nvptx_hs_raise_limit (CU_LIMIT_STACK_SIZE, "stack", head.stack);
+  stack = nvptx_hs_stack_bytes (&head);
+  if (stack)
+    nvptx_hs_raise_limit (CU_LIMIT_STACK_SIZE, "stack", stack);
   return true;
 }
 
@@ -357,8 +568,8 @@ nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
       image->host_service = false;
     }
   if (image->host_tls)
-    CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
-  image->host_tls = 0;
+    nvptx_tls_unload (dev, image->host_tls);
+  image->host_tls = NULL;
 }
 
 /* DEV is being closed.  */
@@ -373,54 +584,84 @@ nvptx_hs_close_device (struct ptx_device *dev)
   for (image = dev->images; image; image = image->next)
     if (image->host_tls)
       {
-	CUDA_CALL_NOCHECK (cuMemFree, image->host_tls);
-	image->host_tls = 0;
+	nvptx_tls_unload (dev, image->host_tls);
+	image->host_tls = NULL;
       }
 }
 
-/* Kernel FN is about to run on DEV: returns the server to tell when it
-   has ended, or NULL if FN's image does not use host services.  */
+/* What a launch of a kernel whose image uses host services or per-thread
+   state must tell when the kernel has ended.  */
 
-static inline struct gomp_host_service *
-nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn)
+struct nvptx_hs_launch
+{
+  struct gomp_host_service *server;
+  struct nvptx_tls *tls;
+};
+
+/* Kernel FN is about to run on DEV, launched on STREAM: returns what to
+   pass to nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL
+   (nothing to tell) if FN's image uses neither host services nor
+   per-thread state.  */
+
+static inline struct nvptx_hs_launch *
+nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
+		       CUstream stream)
 {
   struct nvptx_hs *hs = dev->host_service;
+  struct nvptx_hs_launch *launch;
+  struct gomp_host_service *server = NULL;
+
   /* A launch from a host-service callback would wait for a kernel that
      waits for the callback: refuse it.  */
   if (GOMP_PLUGIN_host_service_in_callback ())
     GOMP_PLUGIN_fatal ("cannot launch a kernel on device %d from a host"
 		       " service callback: the device is waiting for the"
 		       " callback", dev->ord);
-  if (!fn->host_service || hs == NULL || hs->server == NULL)
+  if (fn->host_service && hs != NULL && hs->server != NULL)
+    server = hs->server;
+  if (server == NULL && fn->host_tls == NULL)
     return NULL;
-  GOMP_PLUGIN_host_service_kernel_begin (hs->server);
-  return hs->server;
+  launch = GOMP_PLUGIN_malloc (sizeof *launch);
+  launch->server = server;
+  launch->tls = fn->host_tls;
+  if (launch->tls)
+    nvptx_tls_kernel_begin (dev, launch->tls, stream);
+  if (server)
+    GOMP_PLUGIN_host_service_kernel_begin (server);
+  return launch;
 }
+
+/* The kernel of LAUNCH has ended.  Neither blocks nor calls CUDA.  */
 
 static inline void
-nvptx_hs_kernel_end (struct gomp_host_service *server)
+nvptx_hs_kernel_end (struct nvptx_hs_launch *launch)
 {
-  if (server)
-    GOMP_PLUGIN_host_service_kernel_end (server);
+  if (launch == NULL)
+    return;
+  if (launch->server)
+    GOMP_PLUGIN_host_service_kernel_end (launch->server);
+  if (launch->tls)
+    nvptx_tls_unref (launch->tls);
+  free (launch);
 }
 
-/* Runs on CUDA's callback thread: only tells the server (which neither
-   blocks nor calls CUDA).  */
+/* Runs on CUDA's callback thread: only tells the server and the table
+   (nothing there blocks or calls CUDA).  */
 
 static void
-nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *server)
+nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *launch)
 {
   (void) stream;
   (void) status;
-  nvptx_hs_kernel_end ((struct gomp_host_service *) server);
+  nvptx_hs_kernel_end ((struct nvptx_hs_launch *) launch);
 }
 
 /* For a launch on STREAM: end the kernel when the stream gets there.  */
 
 static inline void
-nvptx_hs_end_on_stream (struct gomp_host_service *server, CUstream stream)
+nvptx_hs_end_on_stream (struct nvptx_hs_launch *launch, CUstream stream)
 {
-  if (server)
+  if (launch)
     CUDA_CALL_ASSERT (cuStreamAddCallback, stream, nvptx_hs_kernel_end_cb,
-		      server, 0);
+		      launch, 0);
 }

@@ -42,6 +42,7 @@ typedef int CUresult;
 typedef uint64_t CUdeviceptr;
 typedef void *CUstream;
 typedef void *CUfunction;
+typedef struct fake_context *CUcontext;
 typedef enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 } CUlimit;
 typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CUDA_SUCCESS 0
@@ -65,17 +66,19 @@ struct targ_fn_launch
   const char *fn;
 };
 
+struct nvptx_tls;
 struct targ_fn_descriptor
 {
   CUfunction fn;
   const struct targ_fn_launch *launch;
   bool host_service;
+  struct nvptx_tls *host_tls;
 };
 
 struct ptx_image_data
 {
   bool host_service;
-  CUdeviceptr host_tls;
+  struct nvptx_tls *host_tls;
   struct targ_fn_descriptor *fns;
   struct ptx_image_data *next;
 };
@@ -88,7 +91,27 @@ struct ptx_device
   int max_threads_per_multiprocessor;
   struct nvptx_hs *host_service;
   struct ptx_image_data *images;
+  CUcontext ctx;
 };
+
+/* Contexts: the device's, and another device's, which a thread that
+   unloads an image may have current.  Calls that act on "the current
+   context" count the times it was not the device's.  */
+struct fake_context
+{
+  int id;
+};
+static struct fake_context device_ctx = { 0 }, other_ctx = { 1 };
+static __thread CUcontext ctx_stack[8];
+static __thread int ctx_depth;
+static int wrong_ctx_calls;
+
+static void
+check_ctx (void)
+{
+  if (ctx_depth == 0 || ctx_stack[ctx_depth - 1] != &device_ctx)
+    wrong_ctx_calls++;
+}
 
 static int host_allocs, host_frees, dev_allocs, dev_frees, alloc_flags;
 static int fail_alloc, fail_htod;
@@ -153,8 +176,27 @@ fake_cuMemHostGetDevicePointer (CUdeviceptr *d, void *p, unsigned flags)
 }
 
 static CUresult
+fake_cuCtxPushCurrent (CUcontext c)
+{
+  if (ctx_depth == 8)
+    return 1;
+  ctx_stack[ctx_depth++] = c;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuCtxPopCurrent (CUcontext *c)
+{
+  if (ctx_depth == 0)
+    return 1;
+  *c = ctx_stack[--ctx_depth];
+  return CUDA_SUCCESS;
+}
+
+static CUresult
 fake_cuMemFreeHost (void *p)
 {
+  check_ctx ();
   log_call ("cuMemFreeHost");
   free (p);
   host_frees++;
@@ -175,6 +217,7 @@ fake_cuMemAlloc (CUdeviceptr *d, size_t n)
 static CUresult
 fake_cuMemFree (CUdeviceptr d)
 {
+  check_ctx ();
   log_call ("cuMemFree");
   free ((void *) (uintptr_t) d);
   dev_frees++;
@@ -194,6 +237,20 @@ fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
   if (fail_htod)
     return 1;
   memcpy ((void *) (uintptr_t) d, h, n);
+  return CUDA_SUCCESS;
+}
+
+/* An asynchronous copy: done at once (a kernel here never runs before
+   the test ends the previous one); the stream it was on is recorded.  */
+static CUstream copy_stream;
+static int async_copies;
+
+static CUresult
+fake_cuMemcpyHtoDAsync (CUdeviceptr d, const void *h, size_t n, CUstream s)
+{
+  memcpy ((void *) (uintptr_t) d, h, n);
+  copy_stream = s;
+  async_copies++;
   return CUDA_SUCCESS;
 }
 
@@ -237,6 +294,7 @@ static CUresult
 fake_cuCtxSynchronize (void)
 {
   struct timespec deadline;
+  check_ctx ();
   log_call ("cuCtxSynchronize");
   clock_gettime (CLOCK_REALTIME, &deadline);
   deadline.tv_sec += 20;
@@ -271,6 +329,15 @@ static const char *
 cuda_error (CUresult r)
 {
   return r == CUDA_ERROR_OUT_OF_MEMORY ? "out of memory" : "error";
+}
+
+void *
+GOMP_PLUGIN_malloc (size_t n)
+{
+  void *p = malloc (n);
+  if (p == NULL)
+    abort ();
+  return p;
 }
 
 void *
@@ -505,12 +572,12 @@ body_stuck (struct kernel *k)
 static int64_t
 cb_launch (void *buf, size_t size, void *user)
 {
-  struct targ_fn_descriptor fn = { NULL, &launch_main, false };
+  struct targ_fn_descriptor fn = { NULL, &launch_main, false, NULL };
   (void) buf;
   (void) size;
   fatal_armed = 1;
   if (setjmp (fatal_jmp) == 0)
-    nvptx_hs_kernel_begin ((struct ptx_device *) user, &fn);
+    nvptx_hs_kernel_begin ((struct ptx_device *) user, &fn, NULL);
   fatal_armed = 0;
   return 0;
 }
@@ -527,7 +594,7 @@ wait_stuck_entered (void)
 int
 main (void)
 {
-  struct ptx_device dev = { 0, 4, 2048, NULL, NULL };
+  struct ptx_device dev = { 0, 4, 2048, NULL, NULL, &device_ctx };
   struct fake_module *none = new_module (0, 0), *tls_only = new_module (0, 1);
   struct fake_module *m1 = new_module (1, 1), *m2 = new_module (1, 1);
   struct fake_module *bad = new_module (1, 0);
@@ -535,7 +602,7 @@ main (void)
   struct gomp_hs_device *sym1 = m1->hs, *sym2 = m2->hs;
   struct gomp_nvptx_tls *tls1 = m1->tls;
   struct kernel k;
-  struct gomp_host_service *server;
+  struct nvptx_hs_launch *server;
   char fifo[64];
   int32_t err;
   int64_t args[4] = { 0 };
@@ -552,23 +619,78 @@ main (void)
 	 && host_allocs == 0 && dev_allocs == 0 && !img1->host_service
 	 && !img1->fns[0].host_service,
 	 "an image without the symbols: no region, no table, nothing started");
-  check (nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
+  check (nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL) == NULL,
 	 "its kernels are not bracketed: no server, no stream callback");
   drop_image (&dev, img1);
 
   /* Per-thread state only.  */
   img1 = new_image (&dev);
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
-  check (ok && dev.host_service == NULL && img1->host_tls != 0
-	 && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots
-	    == gomp_nvptx_tls_slots (4, 2048)
-	 && ((struct gomp_nvptx_tls *) tls_only->tls)->slots == img1->host_tls
-	 && heap_limit > (8u << 20),
-	 "an image with __gomp_nvptx_tls only: its table (%u slots), the"
-	 " device heap raised, no host-service region",
-	 ((struct gomp_nvptx_tls *) tls_only->tls)->nslots);
+  {
+    struct gomp_nvptx_tls *t = tls_only->tls;
+    struct nvptx_hs_launch *l1, *l2, *l3;
+    int copies;
+    check (ok && dev.host_service == NULL && img1->host_tls != NULL
+	   && t->nslots == 4 * 2048 && t->epoch == 0
+	   && t->slots == img1->host_tls->table
+	   && img1->fns[0].host_tls == img1->host_tls
+	   && heap_limit >= (8u << 20) + 4 * 2048 * 1336,
+	   "an image with __gomp_nvptx_tls only: a table of one entry per"
+	   " resident lane (%u), room on the device heap for a struct _reent"
+	   " each (%zu bytes), no host-service region", t->nslots,
+	   heap_limit);
+    CUstream s1 = (CUstream) &s1, s2 = (CUstream) &s2;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    check (l1 != NULL && l1->server == NULL && t->epoch == 1
+	   && copy_stream == s1,
+	   "its first kernel is bracketed and starts epoch 1 (%u), copied on"
+	   " the kernel's stream before it", t->epoch);
+    l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    nvptx_hs_end_on_stream (l2, s1);
+    check (t->epoch == 2 && copy_stream == s1 && pending_cb != NULL,
+	   "a kernel queued behind it on the same stream starts epoch 2 (%u)"
+	   " there: it cannot run while the first does", t->epoch);
+    l3 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
+    check (t->epoch == 2,
+	   "a kernel on another stream while those may run keeps the epoch"
+	   " (%u): their threads own their entries", t->epoch);
+    nvptx_hs_kernel_end (l1);
+    copies = async_copies;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
+    check (t->epoch == 2 && async_copies == copies,
+	   "so does a later one on the first stream while the other stream"
+	   " has one (%u)", t->epoch);
+    nvptx_hs_kernel_end (l1);
+    nvptx_hs_kernel_end (l3);
+    pending_cb (NULL, CUDA_SUCCESS, pending_data);
+    pending_cb = NULL;
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
+    check (t->epoch == 3 && copy_stream == s2,
+	   "one launched when none runs (the last ended by its stream"
+	   " callback) starts epoch 3 (%u)", t->epoch);
+    nvptx_hs_kernel_end (l1);
+  }
   drop_image (&dev, img1);
   check (dev_frees == 1, "unloading it frees its table");
+  setenv ("GOMP_NVPTX_THREAD_STATES", "100", 1);
+  img1 = new_image (&dev);
+  ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
+  check (ok && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots == 100
+	 && heap_limit >= (8u << 20) + 4 * 2048 * 1336,
+	 "GOMP_NVPTX_THREAD_STATES=100: 100 entries; the heap is never"
+	 " lowered");
+  drop_image (&dev, img1);
+  setenv ("GOMP_NVPTX_THREAD_STATES", "0x10", 1);
+  img1 = new_image (&dev);
+  last_error[0] = '\0';
+  ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
+  check (ok && ((struct gomp_nvptx_tls *) tls_only->tls)->nslots == 4 * 2048
+	 && strstr (last_error, "GOMP_NVPTX_THREAD_STATES=0x10") != NULL,
+	 "GOMP_NVPTX_THREAD_STATES=0x10 is refused with a message: %s",
+	 last_error);
+  drop_image (&dev, img1);
+  unsetenv ("GOMP_NVPTX_THREAD_STATES");
+  dev_allocs = dev_frees = 0;
 
   /* Mismatched device runtimes.  */
   img1 = new_image (&dev);
@@ -596,7 +718,8 @@ main (void)
   check (sym1->region == (uint64_t) dev.host_service->region_dev
 	 && sym1->ports == (uint64_t) dev.host_service->ports_dev
 	 && sym1->nports == 4 && sym1->buf_size == 64 && hs_usable (sym1)
-	 && tls1->slots == img2->host_tls && tls1->slots != 0,
+	 && img2->host_tls && tls1->slots == img2->host_tls->table
+	 && tls1->slots != 0,
 	 "the image's symbols point at the region, the locks and its table");
   check (stack_limit == 8192,
 	 "the stack limit is raised to what the device runtime asks for");
@@ -612,7 +735,7 @@ main (void)
   memset (&k, 0, sizeof k);
   k.dev = sym2;
   k.body = body_calls;
-  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0], NULL);
   launch (&k);
   pthread_join (k.thread, NULL);
   nvptx_hs_kernel_end (server);
@@ -622,7 +745,7 @@ main (void)
 	 "a kernel's host call is served while it runs");
 
   libgomp_host_register ("launch", cb_launch, &dev);
-  server = nvptx_hs_kernel_begin (&dev, &img2->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], NULL);
   {
     int64_t nargs[4] = { 7, 0, 0, 0 };
     last_error[0] = '\0';
@@ -649,13 +772,22 @@ main (void)
   k.body = body_fifo;
   k.path = fifo;
   calls[0] = '\0';
-  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img3->fns[0], NULL);
   launch (&k);
   nvptx_hs_end_on_stream (server, NULL);
   usleep (200000);
   t0 = now ();
+  /* Unloaded by a thread that has another device's context current (a
+     library destructor after dlclose, with several GPUs).  */
+  wrong_ctx_calls = 0;
+  fake_cuCtxPushCurrent (&other_ctx);
   drop_image (&dev, img3);
   pthread_join (k.thread, NULL);
+  check (wrong_ctx_calls == 0 && ctx_depth == 1 && ctx_stack[0] == &other_ctx,
+	 "teardown from a thread with another device's context current waits"
+	 " for and frees in the device's context (%d calls elsewhere), then"
+	 " gives the thread its context back", wrong_ctx_calls);
+  fake_cuCtxPopCurrent (&ctx_stack[0]);
   check (!sync_timed_out && k.ret2 == -1 && k.ret == -1
 	 && k.err == ECANCELED && k.err2 == ECANCELED && now () - t0 < 5,
 	 "teardown with a kernel blocked in a read: the read and the next"
@@ -679,7 +811,7 @@ main (void)
   memset (&k, 0, sizeof k);
   k.dev = m1->hs;
   k.body = body_stuck;
-  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0]);
+  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL);
   launch (&k);
   wait_stuck_entered ();
   t0 = now ();
@@ -704,11 +836,22 @@ main (void)
   img1 = new_image (&dev);
   free_module (m1);
   m1 = new_module (1, 0);
+  stack_limit = 1024;
   check (nvptx_hs_load_image (m1, &dev, img1, 1) && host_allocs == 2
 	 && ((struct gomp_hs_device *) m1->hs)->region == 0
 	 && ((struct gomp_hs_device *) m1->hs)->nports == 0
-	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0]) == NULL,
+	 && nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL) == NULL,
 	 "GOMP_HOST_SERVICES=off: no region; the device is told so");
+  check (stack_limit == 8192,
+	 "GOMP_HOST_SERVICES=off: the stack is still raised to what the"
+	 " device runtime asks for (printf runs vfprintf before its write"
+	 " fails): %zu", stack_limit);
+  {
+    struct gomp_hs_device h = { .stack = 1u << 30 };
+    check (nvptx_hs_stack_bytes (&h) == NVPTX_HS_STACK_MAX,
+	   "an image asking for a 1 GiB stack gets the bound (%u)",
+	   NVPTX_HS_STACK_MAX);
+  }
   check (hs_call (m1->hs, GOMP_HS_OP_WRITE, args, "", 0, NULL, 0, NULL, &err)
 	 == -1 && err == GOMP_HS_ENOSYS,
 	 "GOMP_HOST_SERVICES=off: device calls get ENOSYS");
@@ -738,7 +881,7 @@ main (void)
   nvptx_hs_load_image (m2, &dev, img1, 1);
   calls[0] = '\0';
   nvptx_hs_close_device (&dev);
-  check (dev.host_service == NULL && img1->host_tls == 0
+  check (dev.host_service == NULL && img1->host_tls == NULL
 	 && strcmp (calls, "cuCtxSynchronize;cuMemFree;cuMemFreeHost;"
 			   "cuMemFree;") == 0,
 	 "closing the device: host services first, then the tables: %s",
@@ -747,6 +890,10 @@ main (void)
   drop_image (&dev, img1);
   check (host_allocs == host_frees && dev_allocs == dev_frees,
 	 "after closing, everything allocated was freed");
+  check (wrong_ctx_calls == 0 && ctx_depth == 0,
+	 "every wait and free of teardown ran in the device's context, also"
+	 " from threads with no context current (%d elsewhere)",
+	 wrong_ctx_calls);
 
   free_module (none);
   free_module (tls_only);

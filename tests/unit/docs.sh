@@ -1,9 +1,10 @@
 #!/bin/sh
 # The manual documents every environment variable the host-service server
-# reads, and it builds.  Environment: TOP, WORK.
+# and the nvptx plugin's part read, and it builds.  Environment: TOP, WORK.
 texi=$TOP/libgomp/host-services.texi
 for v in $(grep -o 'getenv ("GOMP_[A-Z_]*")\|hs_env_ulong ("GOMP_[A-Z_]*"' \
-	     "$TOP"/libgomp/host-service*.c | grep -o 'GOMP_[A-Z_]*' | sort -u) \
+	     "$TOP"/libgomp/host-service*.c "$TOP"/libgomp/plugin/*.c \
+	   | grep -o 'GOMP_[A-Z_]*' | sort -u) \
 	 GOMP_DEBUG; do
   if grep -q "^@item $v\$" "$texi"; then
     echo "PASS: docs: $v documented"

@@ -97,4 +97,19 @@ for ml in . mgomp; do
   else
     fail "$ml/libgfortran.a members are wrong"
   fi
+  # STOP on the device (exit, as the build maps it) flushes units under
+  # locks it only tries to take, and closes or frees none (issue 16,
+  # item 6): other device threads may be writing to them.
+  # The calls of every function of the module but device_init.
+  rt=$(nvptx-none-ar p "$lib" device-runtime.o 2>/dev/null \
+       | awk '/^\/\/ BEGIN .*FUNCTION DEF:/ { p = $NF != "_gfortrani_device_init" }
+	      p && /call/')
+  if nvptx-none-ar p "$lib" device-runtime.o 2>/dev/null \
+       | grep -q '^// BEGIN GLOBAL FUNCTION DEF: _gfortrani_device_exit$' \
+     && echo "$rt" | grep -q '__retarget_lock_try_acquire_recursive' \
+     && ! echo "$rt" | grep -q 'close_unit\|__retarget_lock_acquire_recursive\|__gomp_nvptx_gthread_lock'; then
+    pass "$ml: device exit (STOP) flushes under trylocks and closes no unit"
+  else
+    fail "$ml: device exit (STOP) closes units or waits for their locks"
+  fi
 done

@@ -5,7 +5,8 @@
 #     no __getreent; it references both, and libgomp.a defines each of
 #     them, every __retarget_lock_* function and every __lock___* object
 #     exactly once;
-#   - libgomp's per-thread state (__getreent) uses no host service;
+#   - libgomp's per-thread state (__getreent) uses no host service and
+#     never falls back to newlib's global struct _reent;
 #   - the standard streams are defined apart from stdio (impure.o), and
 #     exit flushes stdio through the pointer __sinit sets;
 #   - the critical sections of stdio are turn loops (newlib's
@@ -144,6 +145,15 @@ for ml in default mgomp; do
     pass "$ml: __getreent uses no host service"
   else
     fail "$ml: __getreent's module uses the host-service client"
+  fi
+  # ... never falls back to newlib's one global struct _reent (a data
+  # race on errno and dtoa's freelist), claims its entry with a
+  # compare-and-swap, and says why on the CUDA console when it cannot.
+  if test -n "$reent" && ! grep -q '_impure_ptr' $reent \
+     && grep -q 'atom[.a-z]*\.cas' $reent && grep -q 'vprintf' $reent; then
+    pass "$ml: __getreent claims entries by compare-and-swap and never shares _impure_ptr"
+  else
+    fail "$ml: __getreent's module references _impure_ptr, or has no atom.cas or no message"
   fi
 
   # The standard streams come with the global struct _reent, not stdio.

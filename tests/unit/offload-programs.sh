@@ -94,3 +94,34 @@ if build -O2 -fopenmp -foffload=nvptx-none "$TOP/tests/offload/hs-stuck-gpu.c" \
   fi
   ptx_check "hs-stuck-gpu.exe" hs-stuck-gpu.exe
 fi
+
+# printf from OpenACC lanes with GOMP_HOST_SERVICES=off (issue 16, item
+# 9): on a GPU each call fails with ENOSYS and the kernel ends cleanly;
+# the host's printf succeeds, so here it only builds and its PTX is
+# checked.
+if build -O2 -fopenacc -foffload=nvptx-none "$TOP/tests/offload/hs-oacc-off.c" \
+     -o hs-oacc-off.exe; then
+  GOMP_HOST_SERVICES=off ./hs-oacc-off.exe > oacc-off.out 2>&1
+  if grep -q '^host, ' oacc-off.out; then
+    echo "UNSUPPORTED: offload: hs-oacc-off (needs a GPU; runs in the GPU check)"
+  elif grep -q '^device, 64 of 64 printf calls failed with ENOSYS' oacc-off.out; then
+    echo "PASS: offload: hs-oacc-off: $(tail -n 1 oacc-off.out)"
+  else
+    echo "FAIL: offload: hs-oacc-off: $(tail -n 5 oacc-off.out)"
+  fi
+  ptx_check "hs-oacc-off.exe" hs-oacc-off.exe
+fi
+
+# Fortran STOP while other device threads write (issue 16, item 6):
+# GPU only (on the host, STOP in a parallel region runs the host's exit
+# under the other threads); here it builds with gomp-gfortran and its
+# PTX is checked.
+if "$STAGE/bin/gomp-gfortran" -O2 -fopenmp -foffload=nvptx-none \
+     "$TOP/tests/offload/hs-stop-threads.f90" -o hs-stop-threads.exe \
+     > build.log 2>&1; then
+  echo "UNSUPPORTED: offload: hs-stop-threads (needs a GPU; runs in the GPU check)"
+  ptx_check "hs-stop-threads.exe" hs-stop-threads.exe
+else
+  echo "FAIL: offload: gomp-gfortran hs-stop-threads.f90"
+  cat build.log
+fi

@@ -32,15 +32,16 @@
    - device_init sets the library up the first time any unit is looked
      up (io/unit.c calls it), once per loaded image, whichever thread
      comes first; the others wait for it.
-   - device_exit is what the full runtime calls where it would call exit
-     (STOP, ERROR STOP, runtime errors; the build maps exit to it): it
-     closes every unit the device has open, so that nothing written is
-     lost, and then ends the whole program through the host with the
-     status (libgomp's __gomp_host_exit).
+   - exit is what the full runtime calls (STOP, ERROR STOP, runtime
+     errors): it flushes what the device's units hold, closes and frees
+     nothing (other threads may be writing to them), and then ends the
+     whole program through the host with the status (libgomp's
+     __gomp_host_exit).
    - There is no backtrace on the device, and no program arguments.  */
 
 #include "libgfortran.h"
 #include "io.h"
+#include "unix.h"
 
 extern void device_init (void);
 internal_proto (device_init);
@@ -74,14 +75,93 @@ device_init (void)
   __gthread_mutex_unlock (&device_init_lock);
 }
 
-/* The build compiles this file, like the rest of the runtime, with exit
-   mapped to _gfortrani_device_exit.  */
+/* exit (STOP n, ERROR STOP, runtime errors) from one device thread while
+   others may be in the middle of I/O statements on the same units.  The
+   host runtime's close_units frees every unit (close_unit_1 with the
+   unit list locked takes no unit's lock): here another thread would
+   write through a freed unit, and the kernel would fault instead of the
+   program ending with STATUS.  So exit only flushes, under locks it
+   tries to take for a bounded time, frees nothing, and leaves the rest
+   to the host, which ends the process (__gomp_host_exit does not return):
+
+   - the unit tree, under unit_lock, so that no OPEN or CLOSE of another
+     thread changes it during the walk;
+   - each unit, under its own lock: what a unit holds that no statement
+     is writing (records left open by ADVANCE='NO') goes to the host; a
+     unit whose lock another thread keeps past the deadline is skipped,
+     and what that thread's unfinished statement wrote may be lost.
+     Every finished WRITE statement has already flushed its unit on the
+     device (io/transfer.c, patches/libgfortran-0001-nvptx-io.patch).
+
+   The locks are newlib's recursive locks keyed by thread
+   (config/nvptx/stdio-lock.c in libgomp), so a thread that ends in the
+   middle of its own statement (a runtime error in a WRITE) still gets
+   its unit.  No lane waits for another lane of its warp without bound:
+   a try never waits, and the retries end at a deadline measured on
+   %globaltimer.  With pre-Volta convergence a sibling lane that holds a
+   unit lock cannot run while this lane retries, so the unit is skipped
+   once the deadline passes; with independent thread scheduling the
+   sibling may finish its statement and let go, and the unit is flushed.
+   Either way the call ends.  Only the first thread to get here flushes:
+   a second (or a recursive call from an I/O error during the flush) goes
+   to the host at once.  */
+
+#define DEVICE_EXIT_LOCK_NS 200000000ull	/* 0.2 s in all.  */
+
+static int device_exiting;
+
+static uint64_t
+device_clock_ns (void)
+{
+  uint64_t t;
+  __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=r" (t));
+  return t;
+}
+
+/* Take M, trying until DEADLINE: nonzero if taken.  */
+
+static int
+device_trylock_until (__gthread_mutex_t *m, uint64_t deadline)
+{
+  while (__gthread_mutex_trylock (m) != 0)
+    if (device_clock_ns () >= deadline)
+      return 0;
+  return 1;
+}
+
+static void
+device_flush_units (gfc_unit *u, uint64_t deadline)
+{
+  for (; u != NULL; u = u->right)
+    {
+      device_flush_units (u->left, deadline);
+      if (u->unit_number == GFC_INTERNAL_UNIT
+	  || u->unit_number == GFC_INTERNAL_UNIT4
+	  || !device_trylock_until (&u->lock, deadline))
+	continue;
+      if (!u->closed && u->s != NULL)
+	{
+	  if (u->previous_nonadvancing_write)
+	    finish_last_advance_record (u);
+	  sflush (u->s);
+	}
+      __gthread_mutex_unlock (&u->lock);
+    }
+}
 
 void
 exit (int status)
 {
-  if (__atomic_load_n (&device_ready, __ATOMIC_ACQUIRE))
-    close_units ();
+  if (__atomic_load_n (&device_ready, __ATOMIC_ACQUIRE)
+      && __atomic_exchange_n (&device_exiting, 1, __ATOMIC_ACQ_REL) == 0)
+    {
+      uint64_t deadline = device_clock_ns () + DEVICE_EXIT_LOCK_NS;
+      if (device_trylock_until (&unit_lock, deadline))
+	{
+	  device_flush_units (unit_root, deadline);
+	  __gthread_mutex_unlock (&unit_lock);
+	}
+    }
   __gomp_host_exit (status);
 }
 

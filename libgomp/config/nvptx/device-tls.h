@@ -26,13 +26,16 @@
 /* newlib keeps errno and the state of its conversions (dtoa's big
    integers, strtok, the multibyte states) in a struct _reent.  On nvptx
    the device runtime (config/nvptx/reent.c) gives every device thread one
-   of its own, found through a table of slots in device memory, one per
-   hardware thread slot (multiprocessor, warp slot, lane; see
-   device-thread.h).  An image whose code uses that runtime defines
+   of its own, found through a table of entries in device memory, each
+   owned by one thread (its launch and position) for one busy period of
+   the image.  An image whose code uses that runtime defines
    __gomp_nvptx_tls; the nvptx plugin allocates the table for it when it
-   loads the image, zeroed, and writes its address and size there.  An
-   image loaded by a plugin that does not (or a slot beyond the table)
-   falls back to newlib's one global struct _reent.
+   loads the image, zeroed, writes its address and size there, and
+   advances EPOCH before it launches a kernel of the image that cannot
+   run at the same time as another of its kernels: entries of an earlier
+   epoch belong to threads that have ended.
+   A device thread that finds no table, or no free entry, ends the kernel
+   with a message: threads never share a struct _reent.
 
    The plugin includes this header too: keep it free of device code.  */
 
@@ -42,30 +45,69 @@
 #include <stdint.h>
 
 #define GOMP_NVPTX_TLS_SYMBOL	"__gomp_nvptx_tls"
-#define GOMP_NVPTX_TLS_VERSION	1u
+#define GOMP_NVPTX_TLS_VERSION	2u
 
 struct gomp_nvptx_tls
 {
   /* Set by the device runtime (static initializer).  */
   uint32_t version;		/* GOMP_NVPTX_TLS_VERSION.  */
-  uint32_t entry_size;		/* Bytes per slot.  */
-  /* Set by the plugin at load time.  */
-  uint32_t nslots;		/* Slots at SLOTS.  */
-  uint32_t pad;
+  uint32_t entry_size;		/* Bytes per entry.  */
+  /* Set by the plugin.  */
+  uint32_t nslots;		/* Entries at SLOTS.  */
+  uint32_t epoch;		/* The current busy period, never 0 once
+				   SLOTS is set.  */
   uint64_t slots;		/* Device address of NSLOTS * ENTRY_SIZE
 				   zeroed bytes, or 0.  */
 };
 
-/* How many slots the plugin allocates for a device with NSM
-   multiprocessors of at most THREADS_PER_SM resident threads each:
-   multiprocessor identifiers are not always contiguous (disabled units
-   leave gaps), so twice their number.  */
+/* Device heap a thread's state takes: its struct _reent (1336 bytes in
+   newlib 3.3 and 4.5 for nvptx), the heap's own header, and the first
+   caches of the conversions (dtoa's Bigint freelist, a few Bigints).  */
+#define GOMP_NVPTX_TLS_STATE_BYTES 2048u
+
+/* CUDA's default device heap, which the program's own malloc keeps.  */
+#define GOMP_NVPTX_TLS_HEAP_BASE ((uint64_t) 8 << 20)
+
+/* Most entries a table may have (GOMP_NVPTX_THREAD_STATES): 2^24, some
+   32 GiB of heap.  */
+#define GOMP_NVPTX_TLS_MAX_SLOTS (1u << 24)
+
+/* How many entries the plugin allocates for a device with NSM
+   multiprocessors of at most THREADS_PER_SM resident threads each, or
+   REQUESTED if nonzero (GOMP_NVPTX_THREAD_STATES): by default one per
+   resident thread (lane), since in OpenACC vector code and OpenMP simd
+   regions every lane is a thread of its own.  Identifiers of
+   multiprocessors need not be below NSM (disabled units, partitioned
+   GPUs): the device only starts its search at its hardware slot, modulo
+   the table's size.  */
 
 static inline uint64_t
-gomp_nvptx_tls_slots (unsigned nsm, unsigned threads_per_sm)
+gomp_nvptx_tls_slots (unsigned nsm, unsigned threads_per_sm,
+		      uint64_t requested)
 {
-  uint64_t warps = (threads_per_sm + 31) / 32;
-  return 2 * (uint64_t) nsm * warps * 32;
+  uint64_t n = requested ? requested : (uint64_t) nsm * threads_per_sm;
+  if (n == 0)
+    n = 1;
+  if (n > GOMP_NVPTX_TLS_MAX_SLOTS)
+    n = GOMP_NVPTX_TLS_MAX_SLOTS;
+  return n;
+}
+
+/* The device heap that a table of NSLOTS entries needs: room for every
+   entry's state beyond CUDA's default.  */
+
+static inline uint64_t
+gomp_nvptx_tls_heap (uint64_t nslots)
+{
+  return GOMP_NVPTX_TLS_HEAP_BASE + nslots * GOMP_NVPTX_TLS_STATE_BYTES;
+}
+
+/* The epoch after EPOCH: never 0, which means "no table yet".  */
+
+static inline uint32_t
+gomp_nvptx_tls_next_epoch (uint32_t epoch)
+{
+  return epoch + 1 != 0 ? epoch + 1 : 1;
 }
 
 #endif /* GOMP_NVPTX_DEVICE_TLS_H */

@@ -2,7 +2,7 @@
 ! { dg-shouldfail "STOP 3" }
 ! The GPU check (bench/gpu-check.sh) wants exit status 3.
 ! STOP with a code in a target region: the message, what the device wrote
-! before (to a file it never closed: STOP closes it), and the code as the
+! before (to a file it never closed: the WRITE statement sent it), and the code as the
 ! program's exit status.
 
 program hs_stop_1

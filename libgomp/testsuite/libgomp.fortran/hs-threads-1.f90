@@ -2,6 +2,8 @@
 ! Units from many OpenMP threads of many teams: every thread writes lines
 ! to one file opened before, each to a file of its own, and reports errors
 ! per thread.  One WRITE statement is one line, never mixed with another.
+! The shared unit is opened and closed on the device, in target regions
+! of their own: a unit the host opened is not the device's.
 
 program hs_threads_1
   implicit none
@@ -12,7 +14,9 @@ program hs_threads_1
 
   bad = 0
   own_bad = 0
-  open (newunit=u, file='hs-threads-1.txt', status='replace', action='write')
+  !$omp target map(from: u)
+    open (newunit=u, file='hs-threads-1.txt', status='replace', action='write')
+  !$omp end target
   !$omp target teams distribute parallel do collapse(2) num_teams(nteams) &
   !$omp   thread_limit(nthr) map(to: u) map(tofrom: own_bad) private(k)
   do i = 1, nteams
@@ -49,7 +53,9 @@ program hs_threads_1
       end block
     end do
   end do
-  close (u)
+  !$omp target map(to: u)
+    close (u)
+  !$omp end target
 
   seen = 0
   open (newunit=u, file='hs-threads-1.txt', status='old', action='read')

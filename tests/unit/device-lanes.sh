@@ -47,3 +47,40 @@ for ml in "" mgomp/; do
     echo "FAIL: device-lanes: ${ml:-default/}the poll of the reply is not ld.volatile"
   fi
 done
+
+# Independent thread scheduling and the PTX ISA (issue 16, items 2, 3,
+# 10): in the port loop's function the warp is read once, every
+# vote.sync/shfl.sync/bar.warp.sync names that entry mask, and the port
+# lock is probed with ld.volatile (tests/unit/ptx-lanes-check.awk); in
+# every object of the library, no instruction newer than the module's
+# .version (activemask: PTX 6.2, nanosleep: 6.3, the .sync forms: 6.0).
+# The loop before the fix (activemask or a vote without .sync at each
+# vote, a plain ld of the lock word) fails the first three; its
+# activemask/nanosleep at -misa=sm_70 (PTX 6.0) the last.
+here=$(dirname "$0")
+for ml in "" mgomp/; do
+  d=$WORK/lanes-${ml%/}
+  test -f "$d/hs_callv.ptx" || continue
+  awk -f "$here/ptx-lanes-check.awk" "$d/hs_callv.ptx" > "$d/check.txt"
+  while read -r st name rest; do
+    case $st in
+      ok) echo "PASS: device-lanes: ${ml:-default/}$name $rest" ;;
+      *) echo "FAIL: device-lanes: ${ml:-default/}$name $rest" ;;
+    esac
+  done < "$d/check.txt"
+  all=$d/all
+  rm -rf "$all"; mkdir -p "$all"
+  ( cd "$all" && nvptx-none-ar x "$STAGE/lib/nvptx-none/${ml}libgomp.a" )
+  bad=$(for o in "$all"/*.o; do
+	  awk -v o="$(basename "$o")" '
+	    /^[ \t]*\.version/ { split($2, v, "."); ver = v[1] * 10 + v[2] }
+	    /activemask/ && !/^\/\// && ver < 62 { print o ": activemask at PTX " ver / 10; exit }
+	    /nanosleep/ && !/^\/\// && ver < 63 { print o ": nanosleep at PTX " ver / 10; exit }
+	    /(vote|shfl|bar\.warp)\.sync/ && !/^\/\// && ver < 60 { print o ": .sync at PTX " ver / 10; exit }' "$o"
+	done)
+  if test -z "$bad"; then
+    echo "PASS: device-lanes: ${ml:-default/}libgomp.a: no instruction newer than its module's PTX version"
+  else
+    echo "FAIL: device-lanes: ${ml:-default/}libgomp.a: $(echo $bad)"
+  fi
+done

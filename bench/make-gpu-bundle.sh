@@ -80,6 +80,10 @@ printf '%s\n' "device, 0 bad records" > "$bundle/tests/hs-dso-main.expect"
 printf '%s\n' "refused, ended" > "$bundle/tests/hs-refuse-gpu.expect"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/tests/offload/hs-stdio-calls.c" -o "$bundle/hs-stdio-calls.exe"
+# printf from divergent OpenACC vector lanes in sm_80 user code.
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  -foffload-options=nvptx-none=-misa=sm_80 \
+  "$top/tests/offload/hs-oacc-lanes-printf.c" -o "$bundle/hs-oacc-lanes-printf.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
 # The benchmark's baselines: the physical limits through the CUDA driver

@@ -14,7 +14,7 @@ grep -E '^(PASS|FAIL): model ' "$work/run.log"
 summary=$(grep '^models: ' "$work/run.log")
 case $summary in
   "models: "*" checked, 0 failed")
-    test $st -eq 0 && echo "PASS: models: $summary" \
+    test $st -eq 0 && echo "PASS: models: ${summary#models: }" \
       || echo "FAIL: models: runner exited $st after '$summary'" ;;
   "") echo "FAIL: models: no summary line: $(tail -n 3 "$work/run.log")" ;;
   *) echo "FAIL: models: $summary" ;;

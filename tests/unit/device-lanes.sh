@@ -64,8 +64,8 @@ for ml in "" mgomp/; do
   awk -f "$here/ptx-lanes-check.awk" "$d/hs_callv.ptx" > "$d/check.txt"
   while read -r st name rest; do
     case $st in
-      ok) echo "PASS: device-lanes: ${ml:-default/}$name $rest" ;;
-      *) echo "FAIL: device-lanes: ${ml:-default/}$name $rest" ;;
+      ok) echo "PASS: device-lanes: ${ml:-default/}$name${rest:+ $rest}" ;;
+      *) echo "FAIL: device-lanes: ${ml:-default/}$name${rest:+ $rest}" ;;
     esac
   done < "$d/check.txt"
   all=$d/all

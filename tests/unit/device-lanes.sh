@@ -84,3 +84,49 @@ for ml in "" mgomp/; do
     echo "FAIL: device-lanes: ${ml:-default/}libgomp.a: $(echo $bad)"
   fi
 done
+
+# The libraries with user code for each ISA gomp-gcc may pick: an
+# OpenACC program calling printf from divergent vector lanes (the GPU
+# check's), every PTX module assembled by ptxas for that ISA and linked
+# by nvlink.  Environment: PTXAS, NVLINK, PTX_EXTRACT, TOP.
+prog=$WORK/lanes-printf
+rm -rf "$prog"; mkdir -p "$prog"
+if test -z "$PTXAS" || test -z "$NVLINK"; then
+  echo "UNSUPPORTED: device-lanes: libraries with sm_80/sm_75/sm_70 user code (no ptxas/nvlink)"
+else
+  for isa in sm_80 sm_75 sm_70; do
+    # An ISA this ptxas does not have (CUDA 13: sm_70) is gomp-gcc's
+    # error (tests/unit/gomp-gcc.sh), not this test's.
+    printf '.version 7.0\n.target %s\n.address_size 64\n.visible .entry k ()\n{\n\tret;\n}\n' "$isa" \
+      > "$prog/probe.ptx"
+    if ! "$PTXAS" -arch="$isa" -o /dev/null "$prog/probe.ptx" > /dev/null 2>&1; then
+      echo "UNSUPPORTED: device-lanes: $isa (not in this ptxas)"
+      continue
+    fi
+    exe=$prog/lanes-$isa.exe
+    if ! PATH="$(dirname "$PTXAS"):$PATH" "$STAGE/bin/gomp-gcc" -O2 -fopenacc \
+	   -foffload=nvptx-none -foffload-options=nvptx-none=-misa=$isa \
+	   "$TOP/tests/offload/hs-oacc-lanes-printf.c" -o "$exe" > "$prog/build-$isa.log" 2>&1; then
+      echo "FAIL: device-lanes: $isa user code does not build: $(tail -n 3 "$prog/build-$isa.log")"
+      continue
+    fi
+    mkdir -p "$exe.ptx"
+    "$PTX_EXTRACT" "$exe" "$exe.ptx" > /dev/null 2>&1
+    bad= n=0
+    for m in "$exe.ptx"/module-*.ptx; do
+      test -f "$m" || continue
+      n=$((n + 1))
+      "$PTXAS" -arch=$isa -c "$m" -o "$m.cubin" > "$m.log" 2>&1 \
+	|| bad="$bad $(basename "$m"): $(head -n 1 "$m.log")"
+    done
+    if test $n -eq 0; then
+      echo "FAIL: device-lanes: $isa: no PTX embedded"
+    elif test -n "$bad"; then
+      echo "FAIL: device-lanes: $isa: ptxas -arch=$isa:$bad"
+    elif "$NVLINK" -arch=$isa "$exe.ptx"/*.cubin -o "$exe.cubin" > "$prog/nvlink-$isa.log" 2>&1; then
+      echo "PASS: device-lanes: libraries with $isa user code: $n modules assemble and link for $isa"
+    else
+      echo "FAIL: device-lanes: $isa: nvlink: $(head -n 2 "$prog/nvlink-$isa.log")"
+    fi
+  done
+fi

@@ -15,7 +15,7 @@ function reg(s) { sub(/[;,].*/, "", s); return s }
   sub(/^[ \t]+/, "", line)
   pred = (line ~ /^@/)
   if (pred)
-    sub(/^@[^ \t]+[ \t]+/, "", line)
+    sub(/^@[ \t]*[^ \t]+[ \t]+/, "", line)
   n = split(line, f, /[ \t,;]+/)
   op = f[1]
   if (op ~ /^activemask/ || (op ~ /^vote\./ && op !~ /\.sync/)) {

@@ -166,6 +166,22 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
       sed 's/^/  | /' "$work/oacc-off.out" | head -20
     fi
   fi
+  # sm_80 user code calling printf from divergent OpenACC vector lanes:
+  # every lane's line exactly once, and the kernel ends.
+  if test -x "$here/hs-oacc-lanes-printf.exe"; then
+    ( cd "$work" && timeout 60 "$here/hs-oacc-lanes-printf.exe" ) \
+      > "$work/lanes-printf.out" 2>&1
+    st=$?
+    lines=$(grep -c '^lane-line [0-9]* [abc]$' "$work/lanes-printf.out")
+    uniq=$(sed -n 's/^lane-line \([0-9]*\) [abc]$/\1/p' "$work/lanes-printf.out" | sort -un | wc -l)
+    if test $st -eq 0 && test "$lines" -eq 256 && test "$uniq" -eq 256 \
+       && grep -q '^ended 1$' "$work/lanes-printf.out"; then
+      passed "sm_80 printf from divergent OpenACC vector lanes: 256 lines, each once"
+    else
+      failed "sm_80 printf from divergent OpenACC vector lanes: status $st, $lines lines, $uniq distinct (want 256, 256)"
+      tail -5 "$work/lanes-printf.out" | sed 's/^/  | /'
+    fi
+  fi
   # What the plugin measured and set for an OpenACC image that uses host
   # services (CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, stack and heap limits).
   GOMP_DEBUG=1 timeout 60 "$here/tests/hs-oacc-stdio-1.exe" > "$work/oacc.out" 2>&1

@@ -91,6 +91,10 @@ printf '%s\n' "hs-stuck-gpu: ended" > "$bundle/tests/hs-stuck-gpu.expect"
   "$top/tests/offload/hs-stop-threads.f90" -o "$bundle/hs-stop-threads.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
   "$top/tests/offload/hs-oacc-off.c" -o "$bundle/hs-oacc-off.exe"
+# printf from divergent OpenACC vector lanes in sm_80 user code.
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  -foffload-options=nvptx-none=-misa=sm_80 \
+  "$top/tests/offload/hs-oacc-lanes-printf.c" -o "$bundle/hs-oacc-lanes-printf.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
 # The benchmark's baselines: the physical limits through the CUDA driver

@@ -38,18 +38,27 @@
      hs_load_reply (R, I, V) load the reply block R in one access: *I
 			     gets its INFO, *V its RET;
      hs_pause (UNSIGNED *)   back off, a little longer each call;
-     hs_lanes ()             the lanes that make calls together, as a bit
-			     set identical in each of them (1 when the
-			     caller is a single thread);
+     hs_lane_mask ()         the hardware lanes that make this call
+			     together, read once on entry: the MASK
+			     passed to each primitive below, which
+			     synchronizes exactly those lanes;
+     hs_lanes (MASK)         the clients among them, as a bit set
+			     identical in each lane (1 when the caller
+			     is a single thread);
      hs_lane_index ()        the calling lane's bit in that set;
-     hs_vote (P)             the set of those lanes for which P holds;
+     hs_vote (MASK, P)       the set of those clients for which P holds:
+			     waits until every lane of MASK is there;
+     hs_lock_peek (MASK, P)  load the port lock word *P past any cache
+			     that could hold a stale copy (nvptx:
+			     ld.volatile), the same value in all the
+			     lanes of a client;
      hs_client_start ()      the port this client tries first (spreads
 			     clients, lanes included, over the ports);
-     hs_copy_share (L, N)    *N gets the number of lanes that share the
-			     copies of a call (the lanes of a warp that is
-			     one thread; 1 for any other client), *L this
-			     lane's index among them;
-     hs_copy_sync (HOST)     after the lanes sharing a copy have made
+     hs_copy_share (MASK, L, N)  *N gets the number of lanes that share
+			     the copies of a call (the lanes of a warp
+			     that is one thread; 1 for any other
+			     client), *L this lane's index among them;
+     hs_copy_sync (MASK, HOST)  after the lanes sharing a copy have made
 			     their stores: make them visible to one
 			     another, and with HOST to the host before the
 			     request is published.
@@ -189,16 +198,25 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
    in device memory.  One sweep looks at every port once, starting at
    *PORT, reading each lock before trying to take it (so a sweep over
    busy ports costs no atomic per port); it returns 1 with the lock of
-   *PORT taken, or 0.  It never waits.  */
+   *PORT taken, or 0.  It never waits.
+
+   The look is hs_lock_peek, not a relaxed __atomic_load_n: GCC 12 makes
+   that a plain ld, which the multiprocessor's L1 may keep answering with
+   the value it first saw, and nothing between two sweeps would make it
+   look again: the warps of one multiprocessor could then see every port
+   busy for ever after other multiprocessors freed them.  The volatile
+   load reads the word where the atomics act on it.  A stale "free" costs
+   only a failed compare-and-swap.  */
 
 static inline int
-hs_port_sweep (struct gomp_hs_port_state *ps, uint32_t n, uint32_t *port)
+hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
+	       uint32_t *port)
 {
   uint32_t k, i = *port;
   for (k = 0; k < n; k++)
     {
       uint32_t z = 0;
-      if (__atomic_load_n (&ps[i].lock, __ATOMIC_RELAXED) == 0
+      if (hs_lock_peek (mask, &ps[i].lock) == 0
 	  && __atomic_compare_exchange_n (&ps[i].lock, &z, 1, 0,
 					  __ATOMIC_ACQUIRE,
 					  __ATOMIC_RELAXED))
@@ -284,7 +302,7 @@ hs_gather (volatile unsigned char *buf, uint64_t n, const struct hs_seg *seg,
 /* Store the M bytes at BUF into the output SINK from *AT on; advance *AT.
    Returns the number of bytes stored.  */
 static uint64_t
-hs_scatter (struct hs_sink *sink, struct hs_cursor *at,
+hs_scatter (uint32_t mask, struct hs_sink *sink, struct hs_cursor *at,
 	    const volatile unsigned char *buf, uint64_t m, unsigned lane,
 	    unsigned nlanes)
 {
@@ -299,7 +317,7 @@ hs_scatter (struct hs_sink *sink, struct hs_cursor *at,
 	    break;
 	  /* Every lane sees what the others copied before looking.  */
 	  if (nlanes > 1)
-	    hs_copy_sync (0);
+	    hs_copy_sync (mask, 0);
 	  sink->more (sink);
 	  sink->more = NULL;
 	  continue;
@@ -332,8 +350,8 @@ hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
    hs_callv.  */
 
 static int64_t
-hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
-	      uint32_t i, uint32_t op, const int64_t args[4],
+hs_call_port (uint32_t mask, struct gomp_hs_device *d,
+	      struct gomp_hs_port_state *ps, uint32_t i, uint32_t op, const int64_t args[4],
 	      const struct hs_seg *in, unsigned nin, struct hs_sink *out,
 	      uint64_t *out_len, int32_t *err)
 {
@@ -347,7 +365,7 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
   int64_t ret;
   unsigned lane, nlanes, k;
 
-  hs_copy_share (&lane, &nlanes);
+  hs_copy_share (mask, &lane, &nlanes);
   for (k = 0; k < nin; k++)
     total += in[k].n;
 
@@ -361,7 +379,7 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
 	  /* Every lane's share is in the region before the request is
 	     published.  */
 	  if (nlanes > 1)
-	    hs_copy_sync (1);
+	    hs_copy_sync (mask, 1);
 	}
       hs_put_request (p, op, flags, args, n, total);
       hs_round (p, ++seq, &info, &ret);
@@ -387,10 +405,10 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
 	m = bufsz;
       if (m)
 	{
-	  got += hs_scatter (out, &at_out, buf, m, lane, nlanes);
+	  got += hs_scatter (mask, out, &at_out, buf, m, lane, nlanes);
 	  /* Every lane sees what the others copied.  */
 	  if (nlanes > 1)
-	    hs_copy_sync (0);
+	    hs_copy_sync (mask, 0);
 	}
       if (!(GOMP_HS_INFO_FLAGS (info) & GOMP_HS_REP_MORE_OUT))
 	break;
@@ -410,22 +428,49 @@ hs_call_port (struct gomp_hs_device *d, struct gomp_hs_port_state *ps,
    *ERR to the host's errno (0 on success).
 
    LANES.  Where every lane of a warp is a client of its own, the lanes
-   that call together must not wait for one another: below sm_70 a warp's
-   lanes run in lock step, and a lane spinning for a port that a sibling
-   holds would keep that sibling from ever running its call (or the
-   sibling, done, would wait for the spinner where their paths join).  So
-   the lanes share one loop whose control is the same in every lane:
-   PENDING is the set of lanes still to be served, computed only from
-   votes.  In each iteration every pending lane sweeps the ports once
-   without waiting; the lanes that got one make their whole call and
-   release the port inside the branch, and all lanes meet again at the
-   vote that removes the served ones from PENDING.  A lane holding a port
-   therefore waits only for the host, and a lane without one only ever
-   waits (backs off) while holding nothing; lanes that got ports in the
-   same iteration make their calls side by side.  With independent thread
-   scheduling (PTX for sm_70 and later) the same loop is correct and no
-   longer needed.  A single-thread caller goes through the loop once, or
-   until it gets a port.  */
+   that call together must never wait for one another while one of them
+   needs the other to move.  The loop below is argued for the two ways a
+   warp's lanes run (config/nvptx/device-thread.h), which meet in one
+   kernel: this code is PTX for sm_30, its callers may be PTX for sm_80.
+
+   MASK, the hardware lanes that entered together, is read once, here;
+   PENDING, the clients among them still to be served, starts as that set
+   and changes only by the result of hs_vote (MASK, ...), which every lane
+   of MASK executes once per iteration and which returns the same value
+   in all of them.  So PENDING is the same in every lane of MASK after
+   every vote, every lane runs the same number of iterations, and the
+   N-th vote of one lane is the N-th vote of each of its siblings.  The
+   warp is never read again inside the loop: a fresh activemask (or a
+   vote without .sync) at each vote, as this loop once did, lets lanes
+   that reach the vote apart under independent scheduling each see only
+   themselves; each then keeps the other's bit in PENDING and, once
+   served, spins for ever waiting to see it cleared.
+
+   In one iteration each pending lane sweeps the ports once, without
+   waiting (hs_port_sweep); a lane that got one makes its whole call and
+   releases the port inside the branch; then every lane of MASK meets at
+   the vote, which removes the served lanes from PENDING.
+
+   - Lock-step convergence: the vote is where the two sides of both
+     branches meet again, so the lanes of MASK are converged there, as
+     vote.sync requires below sm_70.  Whichever side runs first, the
+     lanes that got no port reach the vote holding nothing; the winners
+     wait there only after releasing their ports.
+
+   - Independent scheduling: lanes may interleave anywhere in the
+     iteration, and vote.sync waits until every lane of MASK arrives.  A
+     lane waiting there holds no port; the lanes it waits for are either
+     holding a port, and then wait only for the host, which answers, or
+     sweeping, which never waits.  So every lane of MASK arrives.
+
+   In both, a lane holding a port waits only for the host, a lane without
+   one waits (backs off, or at the vote) holding nothing, and lanes that
+   got ports in the same iteration make their calls side by side.  Each
+   client's call is made exactly once: its bit leaves PENDING in the
+   iteration in which it won, and only pending lanes sweep.  A single-
+   thread caller (hs_lanes is 1) goes round until it gets a port; its
+   lanes, all of MASK, hold the same WON (they share the atomics' results)
+   and make the call together.  */
 
 static int64_t
 hs_callv (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
@@ -435,7 +480,7 @@ hs_callv (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
   struct gomp_hs_port_state *ps
     = (struct gomp_hs_port_state *) (uintptr_t) d->ports;
   unsigned backoff = 0;
-  uint32_t pending, me, port;
+  uint32_t mask, pending, me, port;
   int64_t ret = -1;
 
   if (out_len)
@@ -444,23 +489,24 @@ hs_callv (struct gomp_hs_device *d, uint32_t op, const int64_t args[4],
   if (!hs_usable (d))
     return -1;
 
+  mask = hs_lane_mask ();
   me = hs_lane_index ();
   port = hs_client_start () % d->nports;
-  pending = hs_lanes ();
+  pending = hs_lanes (mask);
   while (pending != 0)
     {
       uint32_t done;
       int won = 0;
       if ((pending >> me) & 1)
-	won = hs_port_sweep (ps, d->nports, &port);
+	won = hs_port_sweep (mask, ps, d->nports, &port);
       if (won)
 	{
-	  ret = hs_call_port (d, ps, port, op, args, in, nin, out, out_len,
-			      err);
+	  ret = hs_call_port (mask, d, ps, port, op, args, in, nin, out,
+			      out_len, err);
 	  hs_port_release (ps, port);
 	}
-      /* Every lane is here again, holding no port.  */
-      done = hs_vote (won);
+      /* Every lane of MASK meets here, holding no port.  */
+      done = hs_vote (mask, won);
       pending &= ~done;
       if (pending != 0 && done == 0)
 	hs_pause (&backoff);

@@ -27,16 +27,18 @@ static __thread unsigned long sim_region_loads, sim_region_waits;
 #define hs_acquire() ((void) 0)
 #define hs_client_start() (sim_client_id * 7u)
 /* Every simulated client is a thread of its own: one lane.  */
-#define hs_lanes() 1u
+#define hs_lane_mask() 1u
+#define hs_lanes(M) ((void) (M), 1u)
 #define hs_lane_index() 0u
-#define hs_vote(P) ((P) != 0)
-#define hs_copy_share(L, N) (*(L) = 0, *(N) = 1)
+#define hs_vote(M, P) ((void) (M), (P) != 0)
+#define hs_lock_peek(M, P) ((void) (M), __atomic_load_n ((P), __ATOMIC_RELAXED))
+#define hs_copy_share(M, L, N) ((void) (M), *(L) = 0, *(N) = 1)
 #define HS_LD8(P) (*(const volatile uint8_t *) (P))
 #define HS_LD64(P) (*(const volatile uint64_t *) (P))
 #define HS_ST8(P, V) (*(volatile uint8_t *) (P) = (V))
 #define HS_ST32(P, V) (*(volatile uint32_t *) (P) = (V))
 #define HS_ST64(P, V) (*(volatile uint64_t *) (P) = (V))
-#define hs_copy_sync(HOST) ((void) (HOST))
+#define hs_copy_sync(M, HOST) ((void) (M), (void) (HOST))
 
 
 static inline void

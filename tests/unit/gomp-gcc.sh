@@ -90,3 +90,80 @@ if readelf -d t-default | grep -q TEXTREL; then
 else
   pass "offloading executable has no DT_TEXTREL"
 fi
+
+# 6. The ISA probe, against fake ptxas programs that accept some ISAs,
+#    each only with the PTX version it needs (as ptxas does for a module
+#    with code), in a fake install tree whose "host compiler" records its
+#    command line.  CUDA 12: sm_70, sm_75, sm_80, sm_90; CUDA 13: no sm_70.
+#    Neither knows sm_35.
+mkdir -p fake/bin fake/lib/nvptx-none/mgomp cuda12 cuda13
+cp "$stage/bin/gomp-gcc" fake/bin/
+: > fake/lib/libgomp.so.1
+: > fake/lib/nvptx-none/libgomp.a
+: > fake/lib/nvptx-none/mgomp/libgomp.a
+cat > fake-cc <<'SH'
+#!/bin/sh
+echo "$@" > "$FAKE_CC_OUT"
+SH
+for cuda in 12 13; do
+  case $cuda in
+    12) isas="sm_70 sm_75 sm_80 sm_90" ;;
+    13) isas="sm_75 sm_80 sm_90" ;;
+  esac
+  cat > "cuda$cuda/ptxas" <<SH
+#!/bin/sh
+test "\$1" = --version && { echo "Cuda compilation tools, release $cuda.0, V$cuda.0.0"; exit 0; }
+arch= file=
+for a in "\$@"; do
+  case \$a in -arch=*) arch=\${a#-arch=} ;; -o|/dev/null) ;; *) file=\$a ;; esac
+done
+case " $isas " in
+  *" \$arch "*) ;;
+  *) echo "ptxas fatal   : Value '\$arch' is not defined for option 'gpu-name'" >&2; exit 255 ;;
+esac
+case \$arch in sm_70) need=60 ;; sm_75) need=63 ;; sm_80) need=70 ;; *) need=78 ;; esac
+v=\$(sed -n 's/^\.version \([0-9]*\)\.\([0-9]\).*/\1\2/p' "\$file")
+test "\${v:-0}" -ge \$need || { echo "ptxas \$file, line 2; error   : PTX .version does not support .target \$arch" >&2; exit 255; }
+exit 0
+SH
+  chmod +x "cuda$cuda/ptxas"
+done
+chmod +x fake-cc
+probe ()
+{
+  cuda=$1; shift
+  rm -f cc-out
+  env PATH="$work/cuda$cuda:$PATH" GOMP_GCC_CC="$work/fake-cc" \
+    FAKE_CC_OUT="$work/cc-out" fake/bin/gomp-gcc -fopenmp "$@" t.c 2> probe-err.txt
+}
+picked () { test -f cc-out && grep -o -- '-misa=sm_[0-9]*' cc-out | tail -n 1; }
+for cuda in 12 13; do
+  probe $cuda
+  test "$(picked)" = "-misa=sm_80" && pass "probe on CUDA $cuda picks sm_80" \
+    || fail "probe on CUDA $cuda picks '$(picked)': $(cat probe-err.txt)"
+done
+probe 12 -foffload-options=nvptx-none=-misa=sm_70
+test "$(picked)" = "-misa=sm_70" && pass "CUDA 12: user's -misa=sm_70 accepted" \
+  || fail "CUDA 12: user's -misa=sm_70: '$(picked)' $(cat probe-err.txt)"
+if probe 13 -foffload-options=nvptx-none=-misa=sm_70; then
+  fail "CUDA 13: user's -misa=sm_70 not refused"
+elif grep -q -- "-misa=sm_70: the ptxas on PATH (CUDA 13.0) cannot assemble code for sm_70.*use one it accepts: sm_80 sm_75" probe-err.txt; then
+  pass "CUDA 13: user's -misa=sm_70 refused clearly"
+else
+  fail "CUDA 13: user's -misa=sm_70: $(cat probe-err.txt)"
+fi
+if probe 12 "-foffload-options=nvptx-none=-O2 -misa=sm_35"; then
+  fail "user's -misa=sm_35 not refused"
+elif grep -q -- "-misa=sm_35: the ptxas on PATH (CUDA 12.0) cannot assemble" probe-err.txt \
+     && ! grep -q gpu-name probe-err.txt; then
+  pass "user's -misa=sm_35 refused clearly"
+else
+  fail "user's -misa=sm_35: $(cat probe-err.txt)"
+fi
+if GOMP_GCC_PTX_ISA=sm_70 probe 13; then
+  fail "CUDA 13: GOMP_GCC_PTX_ISA=sm_70 not refused"
+elif grep -q -- "-misa=sm_70: the ptxas" probe-err.txt; then
+  pass "CUDA 13: GOMP_GCC_PTX_ISA=sm_70 refused clearly"
+else
+  fail "CUDA 13: GOMP_GCC_PTX_ISA=sm_70: $(cat probe-err.txt)"
+fi

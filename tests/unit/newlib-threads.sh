@@ -9,8 +9,9 @@
 #     never falls back to newlib's global struct _reent;
 #   - the standard streams are defined apart from stdio (impure.o), and
 #     exit flushes stdio through the pointer __sinit sets;
-#   - the critical sections of stdio are turn loops (newlib's
-#     stdio/local.h): in the PTX of each function below, the lanes are
+#   - the critical sections of stdio (newlib's stdio/local.h) and those
+#     under the environment and time zone locks (sys/lock.h's
+#     __lock_lane_turns) are turn loops: in the PTX of each function below, the lanes are
 #     counted (the ballot) once, before the loop head; the branch on the
 #     turn skips to a point after the section and before the loop-back
 #     branch, with no call in between.  The evidence is printed.
@@ -178,8 +179,12 @@ for ml in default mgomp; do
   fi
 
   # The turn loops.
+  # Also around the environment and time zone locks (patches/newlib-0004).
   for fm in _fputs_r:fputs _fclose_r:fclose __sinit:findfp __sfp:findfp \
-	    _freopen_r:freopen _vfprintf_r:vfprintf _fflush_r:fflush; do
+	    _freopen_r:freopen _vfprintf_r:vfprintf _fflush_r:fflush \
+	    _findenv_r:getenv_r _getenv_r:getenv_r _setenv_r:setenv_r \
+	    _unsetenv_r:setenv_r localtime_r:lcltime_r mktime:mktime \
+	    tzset:tzset _tzset_r:tzset_r strftime:strftime; do
     fn=${fm%%:*}
     o=$x/libc/lib_a-${fm#*:}.o
     out=$(turn_loops "$o" "$fn")

@@ -32,21 +32,30 @@
      lane of a warp is a thread of its own.
 
    Code that waits for something another thread owns (a port lock, a
-   FILE lock) must never wait for another lane of its own warp.  PTX below
-   sm_70 -- and libgomp's and newlib's device code is built at GCC 12's
-   default -misa=sm_30 -- runs a warp's lanes in lock step: when lanes
-   diverge, one side runs until the point where the sides meet again
-   (the immediate post-dominator of the branch) before the other side
-   runs at all.  If lane A takes a lock and lane B of the same warp spins
-   on it, either B spins first and A never gets to release it, or A waits
-   where the sides meet, still holding it.  Since sm_70 lanes may be
-   scheduled independently, but only for PTX that targets sm_70 or later.
+   FILE lock) must never wait for another lane of its own warp.  Two
+   models of how a warp's lanes run meet in one kernel: libgomp's and
+   newlib's device code is PTX for GCC 12's default -misa=sm_30, while
+   gomp-gcc compiles the user's code for sm_80 (or sm_75, sm_70).
+
+   - Lock-step convergence (PTX for targets below sm_70): when lanes
+     diverge, one side runs until the point where the sides meet again
+     (the immediate post-dominator of the branch) before the other side
+     runs at all.  If lane A takes a lock and lane B of the same warp
+     spins on it, either B spins first and A never gets to release it,
+     or A waits where the sides meet, still holding it.
+
+   - Independent thread scheduling (sm_70 and later GPUs running PTX
+     for sm_70 and later, which is what calls us): diverged lanes
+     interleave in any order, every one of them makes progress, and
+     lanes that were apart need not come together again on their own
+     at a join; a vote or a shuffle without .sync sees whichever lanes
+     happen to be there.
 
    The answer used throughout the device runtime is to let the lanes that
    arrive together take turns, under loop control that is the same in
    every lane:
 
-     lanes = gomp_nvptx_lanes ();          -- identical in every lane
+     lanes = gomp_nvptx_lanes ();          -- read once, on entry
      do
        {
 	 if (gomp_nvptx_lane_turn (lanes))  -- exactly one lane
@@ -55,15 +64,30 @@
        }
      while (lanes != 0);
 
-   Only the branch on the turn diverges, and the sides meet again inside
-   the same iteration, at the update of LANES: the lane whose turn it is
-   runs its whole critical section while its siblings wait there holding
-   nothing, so the only waits inside are for other warps, which the
-   hardware schedules independently under both convergence models.  With
-   independent scheduling the turns are not enforced (a lane may run ahead
-   into its own turn), but then the lock alone excludes, and spinning on
-   it is allowed.  A lane that leaves the section early (return, goto)
-   leaves its siblings' loop control untouched.
+   LANES is read by one instruction that the arriving lanes execute
+   together, so it is the same value in each of them, and nothing inside
+   the loop reads the warp again: every lane of LANES runs the same number
+   of iterations and has its turn in exactly one.  Only the branch on the
+   turn diverges.  Under lock-step convergence the sides meet again
+   inside the same iteration, at the update of LANES: the lane whose turn
+   it is runs its whole critical section while its siblings wait there
+   holding nothing.  Under independent scheduling a sibling may run ahead
+   into its own turn and spin on the lock the earlier lane holds; that
+   lane keeps running and releases it, so the lock alone excludes.  In
+   both, the only waits inside a section are for other warps, or for
+   lanes of this warp that are not waiting for us.  A lane that leaves the
+   section early (return, goto) leaves its siblings' loop control
+   untouched.
+
+   Where lanes must act together (the host-service port loop,
+   host-service-client.h), the mask of the lanes that arrived is read
+   once, on entry (gomp_nvptx_active_lanes), and every vote and warp
+   barrier of the call names that same mask (gomp_nvptx_vote,
+   gomp_nvptx_warp_sync): vote.sync and bar.warp.sync with a mask wait
+   until every lane of the mask is at that instruction, under both
+   models, so lanes that wandered apart meet again there.  The warp is
+   never read again inside such a loop: under independent scheduling
+   lanes that vote apart would each see a different warp.
 
    When the warp is one thread, gomp_nvptx_lanes is 1 and every lane has
    the turn: the section runs once, in lock step, as GCC expects.  */
@@ -100,25 +124,73 @@ gomp_nvptx_warp_is_thread (void)
 #endif
 }
 
-/* The active lanes of the warp for which PRED is nonzero.  */
+/* The PTX ISA version this code is emitted for, major * 10 + minor.
+   GCC 12 and later define the two macros (gcc/config/nvptx/nvptx-c.cc),
+   from -mptx or its default, which is 6.0 even for -misa=sm_30.  */
+#if defined __PTX_ISA_VERSION_MAJOR__ && defined __PTX_ISA_VERSION_MINOR__
+# define GOMP_NVPTX_PTX \
+  (__PTX_ISA_VERSION_MAJOR__ * 10 + __PTX_ISA_VERSION_MINOR__)
+#else
+# define GOMP_NVPTX_PTX 31
+#endif
+
+/* vote.sync and bar.warp.sync (PTX 6.0, any target from sm_30) are what
+   makes the lane loops correct under independent scheduling: there is no
+   sound lane loop without them once user code for sm_70 or later joins
+   this code in one kernel.  So the device runtime is not built for the
+   -mptx=3.1 multilib (build-aux/build-libgomp-nvptx.sh builds the default
+   and mgomp ones, both PTX 6.0).  */
+#if GOMP_NVPTX_PTX < 60
+# error "the nvptx device runtime needs PTX 6.0 or later (vote.sync, bar.warp.sync)"
+#endif
+
+/* The lanes of the warp that execute this together, as a mask.  Read
+   once where a call or a turn loop starts: every lane that executes the
+   instruction gets the same value.  activemask needs PTX 6.2; before,
+   vote.ballot without .sync (deprecated, but valid for every target up to
+   PTX 6.3) gives the same set.  */
 
 static inline unsigned
-gomp_nvptx_ballot (int pred)
+gomp_nvptx_active_lanes (void)
 {
-  unsigned r;
-#if defined __PTX_SM__ && __PTX_SM__ >= 700
-  __asm__ volatile ("{\n\t.reg .pred %%p;\n\t.reg .u32 %%m;\n\t"
-		    "activemask.b32 %%m;\n\t"
-		    "setp.ne.u32 %%p, %1, 0;\n\t"
-		    "vote.sync.ballot.b32 %0, %%p, %%m;\n\t}"
-		    : "=r" (r) : "r" (pred));
+  unsigned m;
+#if GOMP_NVPTX_PTX >= 62
+  __asm__ volatile ("activemask.b32 %0;" : "=r" (m));
 #else
   __asm__ volatile ("{\n\t.reg .pred %%p;\n\t"
-		    "setp.ne.u32 %%p, %1, 0;\n\t"
+		    "setp.eq.u32 %%p, 1, 1;\n\t"
 		    "vote.ballot.b32 %0, %%p;\n\t}"
-		    : "=r" (r) : "r" (pred));
+		    : "=r" (m));
 #endif
+  return m;
+}
+
+/* The lanes of MASK for which PRED is nonzero.  Every lane of MASK must
+   execute this same vote, and MASK must be the same value in each (read
+   once by gomp_nvptx_active_lanes); the vote waits until all of them are
+   here.  Under lock-step convergence they are here together anyway: the
+   callers place it where every side of a branch has met again, so the
+   lanes are converged, as PTX requires for targets below sm_70.  */
+
+static inline unsigned
+gomp_nvptx_vote (unsigned mask, int pred)
+{
+  unsigned r;
+  __asm__ volatile ("{\n\t.reg .pred %%p;\n\t"
+		    "setp.ne.u32 %%p, %1, 0;\n\t"
+		    "vote.sync.ballot.b32 %0, %%p, %2;\n\t}"
+		    : "=r" (r) : "r" (pred), "r" (mask) : "memory");
   return r;
+}
+
+/* Wait until every lane of MASK is here (same rules as above).  The
+   barrier also orders each lane's memory accesses before it before those
+   of every lane of MASK after it.  */
+
+static inline void
+gomp_nvptx_warp_sync (unsigned mask)
+{
+  __asm__ volatile ("bar.warp.sync %0;" : : "r" (mask) : "memory");
 }
 
 /* The lanes that arrive here together, as the bit set that the turns
@@ -130,7 +202,7 @@ gomp_nvptx_lanes (void)
 {
   if (gomp_nvptx_warp_is_thread ())
     return 1;
-  return gomp_nvptx_ballot (1);
+  return gomp_nvptx_active_lanes ();
 }
 
 /* This lane's identity among LANES: the bit it owns, 0 when the warp is

@@ -163,7 +163,7 @@ hs_clock (void)
 }
 
 /* Back off for exponentially longer, up to about 64 K cycles: with
-   nanosleep where the ISA has it (sm_70), which frees the issue slots for
+   nanosleep where the ISA has it (sm_70, PTX 6.3), which frees the issue slots for
    the SM's other warps, else spinning on the cycle counter.  */
 
 static inline void
@@ -172,7 +172,7 @@ hs_pause (unsigned *backoff)
   unsigned shift = *backoff < 10 ? *backoff : 10;
   if (*backoff < 10)
     ++*backoff;
-#if defined __PTX_SM__ && __PTX_SM__ >= 700
+#if defined __PTX_SM__ && __PTX_SM__ >= 700 && GOMP_NVPTX_PTX >= 63
   __asm__ volatile ("nanosleep.u32 %0;" : : "r" (32u << shift));
 #else
   {
@@ -184,15 +184,52 @@ hs_pause (unsigned *backoff)
 #endif
 }
 
-#define hs_lanes gomp_nvptx_lanes
+/* The lanes making calls together (host-service-client.h): MASK is read
+   once per call.  When the warp is one thread, all 32 lanes run the call
+   together and are one client (GCC's own code for -muniform-simt
+   synchronizes the full warp the same way); otherwise the lanes that
+   arrived together, each a client.  */
+
+static inline uint32_t
+hs_lane_mask (void)
+{
+  if (gomp_nvptx_warp_is_thread ())
+    return 0xffffffffu;
+  return gomp_nvptx_active_lanes ();
+}
+
+static inline uint32_t
+hs_lanes (uint32_t mask)
+{
+  return gomp_nvptx_warp_is_thread () ? 1 : mask;
+}
+
 #define hs_lane_index gomp_nvptx_lane_index
 
 static inline uint32_t
-hs_vote (int p)
+hs_vote (uint32_t mask, int p)
 {
+  /* One thread: its lanes hold the same P (GCC broadcasts the results
+     of atomics to all of them).  */
   if (gomp_nvptx_warp_is_thread ())
     return p != 0;
-  return gomp_nvptx_ballot (p);
+  return gomp_nvptx_vote (mask, p);
+}
+
+/* The port lock word, in device memory: ld.volatile, which reads it at
+   the level where the atomics act on it (a plain ld, which GCC 12 emits
+   for a relaxed __atomic_load_n, may be answered from a stale L1 line).
+   When the warp is one thread every lane loads it, and lane 0's value is
+   given to all of MASK, so that they all take the same branch.  */
+
+static inline uint32_t
+hs_lock_peek (uint32_t mask, uint32_t *p)
+{
+  uint32_t v = hs_ld32 (p);
+  if (gomp_nvptx_warp_is_thread ())
+    __asm__ volatile ("shfl.sync.idx.b32 %0, %0, 0, 31, %1;"
+		      : "+r" (v) : "r" (mask));
+  return v;
 }
 
 /* Spread clients over the ports: warps of a CTA, CTAs, and lanes when
@@ -212,8 +249,9 @@ hs_client_start (void)
    make the call as one thread: they share its copies.  */
 
 static inline void
-hs_copy_share (unsigned *lane, unsigned *nlanes)
+hs_copy_share (uint32_t mask, unsigned *lane, unsigned *nlanes)
 {
+  (void) mask;
   if (gomp_nvptx_warp_is_thread ())
     {
       *lane = gomp_nvptx_laneid ();
@@ -227,18 +265,19 @@ hs_copy_share (unsigned *lane, unsigned *nlanes)
 }
 
 /* Each lane fences its own stores (towards the host if HOST), then the
-   warp synchronizes, which orders every lane's stores before what any
-   lane does next (the publication of the request, the use of the data
-   copied out).  */
+   lanes of MASK (the call's, read on entry: the whole warp, which is one
+   thread) meet, which orders every lane's stores before what any lane
+   does next (the publication of the request, the use of the data copied
+   out).  */
 
 static inline void
-hs_copy_sync (int host)
+hs_copy_sync (uint32_t mask, int host)
 {
   if (host)
     __asm__ volatile ("membar.sys;" : : : "memory");
   else
     __asm__ volatile ("membar.cta;" : : : "memory");
-  __asm__ volatile ("bar.warp.sync 0xffffffff;" : : : "memory");
+  gomp_nvptx_warp_sync (mask);
 }
 
 #include "host-service-client.h"

@@ -40,11 +40,13 @@
    Lanes.  A lane that spins here on a lock held by another lane of its
    own warp never lets that lane release it (see device-thread.h), so
    newlib's stdio enters its critical sections through the turn loop of
-   stdio/local.h, whose two primitives are defined at the end of this
-   file: the lanes of a warp that arrive together run the section one at
-   a time.  The other newlib lock sites (atexit, the environment, the
-   time zone) have no such loop: there, lanes of one warp must not
-   contend.
+   stdio/local.h, and getenv/setenv/unsetenv, localtime_r, mktime, tzset
+   and strftime (the environment and time zone locks) through
+   __lock_lane_turns of sys/lock.h (patches/newlib-0004), whose two
+   primitives are defined at the end of this file: the lanes of a warp
+   that arrive together run the section one at a time.  atexit's locks
+   have no such loop (on_exit/atexit from vector lanes is not
+   supported; exit flushes without them).
 
    Under -muniform-simt (the mgomp multilib, outside SIMT regions) the
    whole warp is one thread: its lanes run this code together, GCC
@@ -245,7 +247,8 @@ __retarget_lock_release_recursive (_LOCK_T lock)
 }
 
 /* The two primitives of the turn loop in newlib's stdio/local.h, which
-   brackets every critical section of stdio:
+   brackets every critical section of stdio (and of sys/lock.h's
+   __lock_lane_turns, around the environment and time zone sections):
 
      lanes = __gomp_nvptx_stdio_lanes ();
    turn:
@@ -257,11 +260,16 @@ __retarget_lock_release_recursive (_LOCK_T lock)
 
    Why no lane of a warp ever waits there for another lane of its warp:
 
-   - LANES is a ballot taken once, before the loop, by exactly the lanes
-     that arrived together, so it is the same value in all of them, and
-     the update "lanes &= lanes - 1" is the same in all of them too: the
-     loop control never diverges, every arriving lane runs the same
-     number of iterations, and each lane's bit comes up in exactly one.
+   - LANES is read once, before the loop (gomp_nvptx_lanes: activemask,
+     or a vote without .sync where the PTX version has no activemask), by
+     one instruction that exactly the lanes that arrived together
+     execute, so it is the same value in all of them; the update "lanes
+     &= lanes - 1" is the same in all of them too, and nothing in the
+     loop reads the warp again: the loop control never diverges, every
+     arriving lane runs the same number of iterations, and each lane's
+     bit comes up in exactly one.  No vote or barrier is inside, so lanes
+     that drift apart under independent scheduling have nothing to meet
+     at: each just counts its own iterations.
 
    - Only the branch on the turn diverges.  In each iteration exactly one
      lane takes it (the lowest bit left in LANES).  Its siblings skip the
@@ -284,10 +292,14 @@ __retarget_lock_release_recursive (_LOCK_T lock)
      there; the siblings' LANES still holds its bit, which they clear in
      the same iteration, so their loop is unchanged.
 
-   - With independent thread scheduling (PTX for sm_70 or later) the
-     turns are not enforced: a lane may reach its own turn while an
-     earlier lane is still in its section.  Then it spins on the lock,
-     which is allowed there, and the lock alone keeps them apart.
+   - With independent thread scheduling (user code for sm_70 or later
+     calling this code) the turns are not enforced: a lane may reach its
+     own turn while an earlier lane is still in its section.  Then it
+     spins on the lock, which is allowed there: the holder is scheduled
+     too and releases it, and the lock alone keeps them apart.  Lanes
+     that arrived apart are separate loops, each with its own LANES;
+     the same argument holds between them.  (tests/models/
+     lanes-stdio-turns.pml checks both models.)
 
    - When the warp is one thread (-muniform-simt outside SIMT regions),
      LANES is 1 and every lane is lane 0: all have the turn, run the

@@ -38,6 +38,9 @@ if test $# -ne 4; then
   echo "usage: run-upstream.sh TOP_SRCDIR GCC_SRC STAGE WORKDIR" >&2
   exit 2
 fi
+gcc_src=$(cd "$gcc_src" 2>/dev/null && pwd) || gcc_src=$2
+stage=$(cd "$stage" 2>/dev/null && pwd) || stage=$3
+top=$(cd "$top" 2>/dev/null && pwd) || top=$1
 runtest=${RUNTEST:-runtest}
 sample=${UPSTREAM_SAMPLE:-1}
 jobs=${UPSTREAM_JOBS:-1}
@@ -257,7 +260,13 @@ if test -f "$work/stock/libgomp.sum" && test -f "$work/ours/libgomp.sum"; then
   cmp_status=$?
   test $cmp_status = 0 || status=1
   sed '$d' "$work/compare.txt"
-  test $cmp_status = 0 && check "no regressions with ours (GCC $version)"
+  if test $cmp_status = 0; then
+    if grep -q '^upstream: 0 results' "$work/compare.txt"; then
+      bad "no results"
+    else
+      check "no regressions with ours (GCC $version, $what)"
+    fi
+  fi
 else
   echo "upstream: 0 results, 0 pass with Debian's, 0 pass with ours, 1 regressions" \
     > "$work/compare.txt"

@@ -88,7 +88,7 @@ if test -n "$UPSTREAM_TESTS"; then
   (cd "$ts" && for p in $UPSTREAM_TESTS; do
      for f in $p; do test -f "$f" && echo "$f"; done
    done) > "$work/selected.txt"
-  what="tests $UPSTREAM_TESTS"
+  what="UPSTREAM_TESTS ($(echo $UPSTREAM_TESTS | wc -w) patterns)"
 elif test "$sample" != 1; then
   sh "$here/select-tests.sh" "$ts" "$sample" "$here/always.txt" \
     > "$work/selected.txt" || fatal "select-tests.sh failed"

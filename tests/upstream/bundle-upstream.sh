@@ -15,6 +15,8 @@
 # file adds and the test's dg-options / dg-additional-options.
 # Usage: bundle-upstream.sh TOP GCC_SRC STAGE DEST
 top=$1 gcc_src=$2 stage=$3 dest=$4
+gcc_src=$(cd "$gcc_src" && pwd) && stage=$(cd "$stage" && pwd) \
+  && top=$(cd "$top" && pwd) || exit 1
 ts=$gcc_src/libgomp/testsuite
 here=$top/tests/upstream
 isa=${UPSTREAM_PTX_ISA:-sm_80}

@@ -73,7 +73,7 @@ if test "$sample" = 0; then
   echo "[check] upstream: left out (UPSTREAM_SAMPLE=0)"
 else
   echo "[check] upstream: GCC's libgomp testsuite, 1/$sample of each directory, Debian's and ours (log: $work/upstream.log)"
-  UPSTREAM_SAMPLE=$sample RUNTEST=$runtest \
+  UPSTREAM_SAMPLE=$sample UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} RUNTEST=$runtest \
     sh "$top/tests/upstream/run-upstream.sh" "$top" "$GCC_SRC" "$stage" \
     "$work/upstream" > "$work/upstream.log" 2>&1
   grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$work/upstream.log"

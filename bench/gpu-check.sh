@@ -227,6 +227,19 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
     if (ours != "" && stock != "")
       printf "ratio: launch, ours / Debian stock %.3f (goal <= 1.02)\n", ours / stock
   }'
+  # GCC's own offloading tests, Debian's runtime against ours on the
+  # device (tests/upstream/gpu-upstream.sh), within UPSTREAM_GPU_BUDGET s (60).
+  if test -f "$here/upstream/run.sh"; then
+    sh "$here/upstream/run.sh" "$here/stock-lib" "${UPSTREAM_GPU_BUDGET:-60}" \
+      > "$work/upstream.out" 2>&1
+    while IFS= read -r line; do
+      case $line in
+	"PASS: "*) passed "${line#PASS: }" ;;
+	"FAIL: "*) failed "${line#FAIL: }" ;;
+	*) echo "$line" ;;
+      esac
+    done < "$work/upstream.out"
+  fi
   # The LLVM peer: the same workload under clang-19, LLVM's GPU libc and
   # Debian's libomptarget, with the ratios to ours.
   # It gets what is left of GPU_CHECK_TOTAL seconds (default 560; a

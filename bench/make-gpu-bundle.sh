@@ -117,6 +117,13 @@ ${HOST_CC:-gcc-12} -O2 -fopenmp -foffload=nvptx-none \
 mkdir -p "$bundle/stock-lib"
 cp -L /usr/lib/x86_64-linux-gnu/libgomp.so.1 \
   /usr/lib/x86_64-linux-gnu/libgomp-plugin-nvptx.so.1 "$bundle/stock-lib/"
+# GCC's own offloading tests, built with Debian's compiler and with ours,
+# for a comparison on the device (tests/upstream/bundle-upstream.sh); only
+# when GCC_SRC names the GCC tree the build uses.
+if test -n "$GCC_SRC" && test -d "$GCC_SRC/libgomp/testsuite"; then
+  sh "$top/tests/upstream/bundle-upstream.sh" "$top" "$GCC_SRC" "$stage" \
+    "$bundle/upstream"
+fi
 cp "$top/bench/gpu-check.sh" "$bundle/"
 if test -n "$peer" && test -x "$peer/run.sh"; then
   cp -r "$peer" "$bundle/llvm"

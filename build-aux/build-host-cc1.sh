@@ -8,7 +8,8 @@
 # code, which shifts every LTO tag) and zstd support (Debian's cc1 writes
 # zstd-compressed LTO); configured as Debian configures gcc-12 where that
 # changes what cc1 emits or where it searches (PIE by default, multiarch,
-# offloading enabled, the same prefix and version directories).
+# offloading enabled, Graphite with isl, the same prefix and version
+# directories).
 #
 # The result is cached outside the build tree, keyed by the two tarballs,
 # the patches and this recipe.
@@ -34,7 +35,7 @@ confargs="--prefix=/usr --libexecdir=/usr/lib --libdir=/usr/lib
  --with-multilib-list=m32,m64,mx32 --enable-multilib --with-tune=generic
  --enable-offload-targets=nvptx-none --enable-checking=release
  --with-system-zlib --disable-nls --disable-werror
- --disable-bootstrap --without-isl --disable-plugin
+ --disable-bootstrap --with-isl --disable-plugin
  --build=x86_64-linux-gnu --host=x86_64-linux-gnu --target=x86_64-linux-gnu"
 export CFLAGS=-O2 CXXFLAGS=-O2
 
@@ -55,6 +56,10 @@ test -r "$gm2_tarball" \
   || { echo "[host-cc1] $gm2_tarball not found (install gcc-12-source)" >&2; exit 1; }
 test -f /usr/include/zstd.h \
   || { echo "[host-cc1] zstd.h not found (install libzstd-dev)" >&2; exit 1; }
+# Debian's cc1 has Graphite (-fgraphite-identity, -floop-parallelize-all:
+# libgomp.graphite/ in GCC's testsuite); without isl ours says "sorry".
+test -f /usr/include/isl/ctx.h \
+  || { echo "[host-cc1] isl/ctx.h not found (install libisl-dev)" >&2; exit 1; }
 
 src=$work/gcc-host-src
 if ! test -f "$src/.unpacked-$key"; then

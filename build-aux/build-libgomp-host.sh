@@ -11,18 +11,25 @@ work=$2
 prefix=$3
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 cc=${HOST_CC:-gcc-12}
+# With a Fortran compiler, libgomp.so.1 also gets the Fortran OpenACC
+# entry points (openacc.f90: acc_copyin_array_h_, acc_is_present_32_h_...,
+# which Debian's libgomp1 exports and the openacc module calls).
+# libgomp's configure wants the compiler's path (it tests -x).
+fc=$(command -v "${HOST_FC:-gfortran-12}") || fc=no
 obj=$work/libgomp-host
 log=$work/libgomp-host.log
+conf="CC=$cc GFORTRAN=$fc"
 
-if ! test -f "$obj/config.status"; then
+if ! test -f "$obj/config.status" || test "$(cat "$obj/.configured-with" 2>/dev/null)" != "$conf"; then
   rm -rf "$obj"; mkdir -p "$obj"
   echo "[libgomp-host] configure (log: $log)"
   ( cd "$obj" && "$src"/libgomp/configure \
       --build=x86_64-pc-linux-gnu --host=x86_64-pc-linux-gnu \
       --target=x86_64-pc-linux-gnu --enable-offload-targets=nvptx-none \
       --disable-multilib --disable-static --with-gcc-major-version-only \
-      --prefix="$obj/inst" CC="$cc" GFORTRAN=no CFLAGS="-g -O2" ) > "$log" 2>&1 \
+      --prefix="$obj/inst" CC="$cc" GFORTRAN="$fc" CFLAGS="-g -O2" FCFLAGS="-g -O2" ) > "$log" 2>&1 \
     || { tail -30 "$log" >&2; echo "[libgomp-host] configure failed, see $log" >&2; exit 1; }
+  echo "$conf" > "$obj/.configured-with"
 fi
 echo "[libgomp-host] build libgomp.so.1 and the nvptx plugin (about 2 min)"
 ( cd "$obj" && make -j"$jobs" LDFLAGS='-Wl,-rpath,\$$ORIGIN' \

@@ -4,9 +4,13 @@
 #   1. unit tests (tests/unit/*.c, tests/unit/*.sh): PASS:/FAIL: lines;
 #   2. the DejaGnu testsuite in libgomp/testsuite (runtest --tool libgomp),
 #      whose tests also check the embedded PTX with ptxas/nvlink;
+#   3. a sample of GCC's own libgomp testsuite, run with Debian's runtime
+#      and with ours and compared (tests/upstream/run-upstream.sh): one
+#      PASS line for the comparison, one FAIL line per regression;
 # Usage: run-all.sh TOP_SRCDIR STAGE WORKDIR NEWLIB_PREFIX
 # Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC, GCC_SRC (the
-# patched GCC tree).
+# patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves step 3 out),
+# UPSTREAM_JOBS.
 top=$1
 stage=$2
 work=$3
@@ -63,9 +67,27 @@ else
 fi
 echo "[check] DejaGnu: $dpass passed, $dfail failed, $dskip unsupported"
 
-pass=$((upass + dpass))
-fail=$((ufail + dfail))
-skip=$((uskip + dskip))
+sample=${UPSTREAM_SAMPLE:-4}
+upstream_pass=0 upstream_fail=0 upstream_skip=0
+if test "$sample" = 0; then
+  echo "[check] upstream: left out (UPSTREAM_SAMPLE=0)"
+else
+  echo "[check] upstream: GCC's libgomp testsuite, 1/$sample of each directory, Debian's and ours (log: $work/upstream.log)"
+  UPSTREAM_SAMPLE=$sample UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} RUNTEST=$runtest \
+    sh "$top/tests/upstream/run-upstream.sh" "$top" "$GCC_SRC" "$stage" \
+    "$work/upstream" > "$work/upstream.log" 2>&1
+  grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$work/upstream.log"
+  tail -n 1 "$work/upstream.log"
+  upstream_pass=$(grep -c '^PASS:' "$work/upstream.log")
+  upstream_fail=$(grep -c '^FAIL:' "$work/upstream.log")
+  upstream_skip=$(grep -c '^UNSUPPORTED:' "$work/upstream.log")
+  test $((upstream_pass + upstream_fail)) -eq 0 && upstream_fail=1
+  echo "[check] upstream: $upstream_pass passed, $upstream_fail failed, $upstream_skip unsupported"
+fi
+
+pass=$((upass + dpass + upstream_pass))
+fail=$((ufail + dfail + upstream_fail))
+skip=$((uskip + dskip + upstream_skip))
 if test $((pass + fail)) -eq 0; then
   fail=1
 fi

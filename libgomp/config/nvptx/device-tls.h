@@ -28,14 +28,15 @@
    the device runtime (config/nvptx/reent.c) gives every device thread one
    of its own, found through a table of entries in device memory, each
    owned by one thread (its launch and position) for one busy period of
-   the image.  An image whose code uses that runtime defines
+   the image, or until the next thread in the owner's hardware slot
+   takes it over.  An image whose code uses that runtime defines
    __gomp_nvptx_tls; the nvptx plugin allocates the table for it when it
    loads the image, zeroed, writes its address and size there, and
    advances EPOCH before it launches a kernel of the image that cannot
    run at the same time as another of its kernels: entries of an earlier
    epoch belong to threads that have ended.
-   A device thread that finds no table, or no free entry, ends the kernel
-   with a message: threads never share a struct _reent.
+   A device thread that finds no table, or no entry it may take, ends the
+   kernel with a message.
 
    The plugin includes this header too: keep it free of device code.  */
 
@@ -45,7 +46,7 @@
 #include <stdint.h>
 
 #define GOMP_NVPTX_TLS_SYMBOL	"__gomp_nvptx_tls"
-#define GOMP_NVPTX_TLS_VERSION	2u
+#define GOMP_NVPTX_TLS_VERSION	3u
 
 struct gomp_nvptx_tls
 {
@@ -76,10 +77,13 @@ struct gomp_nvptx_tls
    multiprocessors of at most THREADS_PER_SM resident threads each, or
    REQUESTED if nonzero (GOMP_NVPTX_THREAD_STATES): by default one per
    resident thread (lane), since in OpenACC vector code and OpenMP simd
-   regions every lane is a thread of its own.  Identifiers of
+   regions every lane is a thread of its own.  Then every hardware slot
+   has a home entry of its own (reent.c, tls_home), so the table never
+   fills however many waves a kernel runs in.  Identifiers of
    multiprocessors need not be below NSM (disabled units, partitioned
-   GPUs): the device only starts its search at its hardware slot, modulo
-   the table's size.  */
+   GPUs): the device only starts its search at its slot's home, modulo
+   the table's size; homes may then coincide, and a search goes on to
+   the next entries.  */
 
 static inline uint64_t
 gomp_nvptx_tls_slots (unsigned nsm, unsigned threads_per_sm,

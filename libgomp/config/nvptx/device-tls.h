@@ -106,6 +106,25 @@ gomp_nvptx_tls_heap (uint64_t nslots)
   return GOMP_NVPTX_TLS_HEAP_BASE + nslots * GOMP_NVPTX_TLS_STATE_BYTES;
 }
 
+/* The entry where the search of the thread in hardware slot SLOT
+   ((multiprocessor * NWARP + warp) * 32 + lane, device-thread.h,
+   gomp_nvptx_hw_slot) starts in a table of N entries, on a device of
+   NSM multiprocessor identifiers (%nsmid) of NWARP warp slots (%nwarpid)
+   each: warp + lane * (NSM * NWARP), modulo N.  Distinct for every slot
+   while N is at least the number of slots (the default table: one per
+   resident lane); for a smaller table (GOMP_NVPTX_THREAD_STATES),
+   consecutive for warps that are one thread (OpenMP outside SIMT
+   regions: lane 0), which share their home with their lane 0 in a SIMT
+   region, the same thread.  */
+
+static inline uint32_t
+gomp_nvptx_tls_home (uint32_t slot, uint32_t nsm, uint32_t nwarp,
+		     uint32_t n)
+{
+  return (uint32_t) (((uint64_t) (slot / 32)
+		      + (uint64_t) (slot % 32) * nsm * nwarp) % n);
+}
+
 /* The epoch after EPOCH: never 0, which means "no table yet".  */
 
 static inline uint32_t

@@ -168,13 +168,8 @@ tls_ld_reent (struct _reent *const *p)
   return (struct _reent *) (uintptr_t) tls_ld64 ((const uint64_t *) p);
 }
 
-/* Where the search of the thread in hardware slot SLOT starts in a table
-   of N entries.  SLOT is (multiprocessor * %nwarpid + warp) * 32 + lane;
-   the home is warp + lane * (warps on the device), modulo N: distinct for
-   every slot while N is at least the number of slots, and, for a smaller
-   table (GOMP_NVPTX_THREAD_STATES), dense for warps that are one thread
-   (OpenMP outside SIMT regions, lane 0), which share their home with
-   their lane 0 in a SIMT region, the same thread.  */
+/* Where the search of the thread in hardware slot SLOT starts in a
+   table of N entries (device-tls.h).  */
 
 static inline uint32_t
 tls_home (uint32_t slot, uint32_t n)
@@ -182,8 +177,7 @@ tls_home (uint32_t slot, uint32_t n)
   unsigned nsm, nwarp;
   __asm__ ("mov.u32 %0, %%nsmid;" : "=r" (nsm));
   __asm__ ("mov.u32 %0, %%nwarpid;" : "=r" (nwarp));
-  return (uint32_t) (((uint64_t) (slot / 32)
-		      + (uint64_t) (slot % 32) * nsm * nwarp) % n);
+  return gomp_nvptx_tls_home (slot, nsm, nwarp, n);
 }
 
 /* The CUDA runtime's printf system call (as config/nvptx/error.c uses):

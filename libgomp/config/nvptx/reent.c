@@ -201,7 +201,7 @@ tls_fail (const char *fmt, unsigned n)
   __builtin_trap ();
 }
 
-/* Make ENTRY, just claimed, the state of its new owner.  */
+/* Make ENTRY, just claimed or taken over, the state of its new owner.  */
 
 static struct _reent *
 tls_init_entry (struct gomp_nvptx_tls_entry *entry)

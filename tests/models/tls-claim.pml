@@ -17,8 +17,8 @@
        nobody else's (CHECK_RETURN).
    What a thread that moved may suffer is neg-tls-slot.pml.  Dropping the
    slot check of the takeover, or the claim's compare-and-swap of the tag
-   (a plain store instead), makes this check
-   fail (checked); neg-tls-waves.pml is the design without takeovers.  */
+   (a plain store instead), makes this check fail (checked);
+   neg-tls-waves.pml is the design without takeovers.  */
 
 #define TAKEOVER 1
 #define MIGRATE 1

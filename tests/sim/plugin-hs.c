@@ -17,7 +17,11 @@
    teardown with kernels still calling the host (blocked in a read, or in
    a callback that does not return) neither hangs nor frees anything
    before the device is idle; a stream callback that runs after teardown
-   finds the server alive.  Prints PASS:/FAIL: lines.  */
+   finds the server alive; the per-thread state's epochs: written by a
+   memset on the launch's stream, waited for (an event) by a kernel on
+   another stream that may start while the write is still queued, and a
+   device heap with room for the states of every table.  Prints
+   PASS:/FAIL: lines.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>

@@ -209,10 +209,11 @@ nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
 
 /* An image's table of per-thread C library state (device-tls.h,
    config/nvptx/reent.c).  Its entries are owned by device threads for
-   one epoch; the plugin starts a new epoch when it launches a kernel of
-   the image that cannot run at the same time as any other of its
-   kernels (see nvptx_tls_kernel_begin), which frees every entry at once
-   (their owners have all ended by then).  REFS counts the image and its
+   one epoch (or until the next thread in the owner's hardware slot
+   takes one over); the plugin starts a new epoch when it launches a
+   kernel of the image that cannot run at the same time as any other of
+   its kernels (see nvptx_tls_kernel_begin), which frees every entry at
+   once (their owners have all ended by then).  REFS counts the image and its
    kernels that may still run: a kernel's stream callback may run after
    the image is unloaded.  */
 
@@ -220,16 +221,17 @@ struct nvptx_tls
 {
   CUdeviceptr sym;		/* The image's __gomp_nvptx_tls.  */
   CUdeviceptr table;
-  /* Under nvptx_tls_lock: the last epoch written; the stream of every
-     kernel launched since one was launched while none ran, unless
-     MIXED.  */
+  /* Under LOCK: the last epoch written; the stream of every kernel
+     launched since one was launched while none ran, unless MIXED;
+     EPOCH_EV, recorded on the stream of the last epoch's write right
+     after it (NULL until the first).  */
+  pthread_mutex_t lock;
   uint32_t epoch;
   CUstream stream;
   bool mixed;
+  CUevent epoch_ev;
   int refs;
 };
-
-static pthread_mutex_t nvptx_tls_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* GOMP_NVPTX_THREAD_STATES: how many device threads of an image may use
    the C library's per-thread state in one kernel, or in kernels that may
@@ -262,7 +264,10 @@ static void
 nvptx_tls_unref (struct nvptx_tls *tls)
 {
   if (__atomic_sub_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL) == 0)
-    free (tls);
+    {
+      pthread_mutex_destroy (&tls->lock);
+      free (tls);
+    }
 }
 
 /* If MODULE (of IMAGE, on DEV, with NFNS kernels) defines
@@ -280,7 +285,7 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   struct nvptx_tls *tls;
   CUdeviceptr sym;
   size_t bytes, size = 0;
-  uint64_t n = 0;
+  uint64_t n = 0, heap;
   const char *what;
   unsigned i;
   CUresult r = CUDA_CALL_NOCHECK (cuModuleGetGlobal, &sym, &bytes, module,
@@ -307,6 +312,7 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   tls = GOMP_PLUGIN_malloc_cleared (sizeof *tls);
   tls->sym = sym;
   tls->refs = 1;
+  pthread_mutex_init (&tls->lock, NULL);
   n = gomp_nvptx_tls_slots (dev->num_sms,
 			    dev->max_threads_per_multiprocessor,
 			    nvptx_tls_requested ());
@@ -330,9 +336,15 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
   r = CUDA_CALL_NOCHECK (cuMemcpyHtoD, sym, &t, sizeof t);
   if (r != CUDA_SUCCESS)
     goto fail;
-  /* Each thread's state comes from the device heap.  */
-  nvptx_hs_raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE, "device heap",
-			gomp_nvptx_tls_heap (n));
+  /* Each thread's state comes from the device heap, which all tables
+     of the device share: raise it to what they need together.  The
+     total only grows: the states of a table stay on the heap after its
+     image is unloaded (nvptx_tls_unload).  */
+  pthread_mutex_lock (&nvptx_hs_lock);
+  dev->host_tls_heap += gomp_nvptx_tls_heap (n) - GOMP_NVPTX_TLS_HEAP_BASE;
+  heap = GOMP_NVPTX_TLS_HEAP_BASE + dev->host_tls_heap;
+  pthread_mutex_unlock (&nvptx_hs_lock);
+  nvptx_hs_raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE, "device heap", heap);
   image->host_tls = tls;
   for (i = 0; i < nfns; i++)
     image->fns[i].host_tls = tls;
@@ -348,6 +360,7 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
 		     (unsigned long long) n, size, dev->ord, cuda_error (r));
   if (tls->table)
     CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+  pthread_mutex_destroy (&tls->lock);
   free (tls);
   return false;
 }
@@ -356,25 +369,37 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
    Its threads may reuse every entry of the table -- start a new epoch --
    when no other kernel of the image can run at the same time: when none
    runs (REFS is 1), or when all that may still run were launched on
-   STREAM, and so end before it starts.  The new epoch is copied on
-   STREAM, right before the kernel: it lands after those kernels have
-   ended and before this one starts.  (An asynchronous copy from pageable
-   memory is staged at once, so EPOCH may be a local.)
+   STREAM, and so end before it starts.  The new epoch is written on
+   STREAM, right before the kernel, by a memset of the word (the value is
+   an argument of the call: no host buffer to keep alive): it lands after
+   those kernels have ended and before this one starts.  EPOCH_EV is
+   recorded right after it.
+
+   A kernel launched on another stream while kernels of the image may
+   still run (MIXED) starts no epoch, but it might otherwise start before
+   the last epoch's write has landed: its threads would then claim
+   entries in the old epoch, and the write would free them under them.
+   So its stream first waits for EPOCH_EV (cuStreamWaitEvent: the device
+   waits, the host does not).  That also waits for what was queued
+   before the write on the write's stream, which had to end before the
+   kernels of that epoch started anyway.
 
    Why this is sound: a kernel launched before the last launch that found
    REFS at 1 had ended by then, so the kernels that may run are among
    those launched since, which are all on STREAM unless MIXED.  REFS, the
-   epoch and STREAM are read and changed under the lock, by launches
-   only; a stream callback only lowers REFS, and reading a stale higher
-   value only means that no new epoch starts this time.  */
+   epoch, STREAM and EPOCH_EV are read and changed under the lock, by
+   launches only; a stream callback only lowers REFS, and reading a stale
+   higher value only means that no new epoch starts this time.  */
 
 static void
 nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls,
 			CUstream stream)
 {
   bool idle, renew;
+  const char *what = NULL;
+  CUresult r = CUDA_SUCCESS;
 
-  pthread_mutex_lock (&nvptx_tls_lock);
+  pthread_mutex_lock (&tls->lock);
   idle = __atomic_load_n (&tls->refs, __ATOMIC_ACQUIRE) == 1;
   if (idle)
     {
@@ -387,24 +412,47 @@ nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls,
   if (renew)
     {
       uint32_t epoch = gomp_nvptx_tls_next_epoch (tls->epoch);
-      CUresult r
-	= CUDA_CALL_NOCHECK (cuMemcpyHtoDAsync,
-			     tls->sym + offsetof (struct gomp_nvptx_tls,
-						  epoch),
-			     &epoch, sizeof epoch, stream);
-      if (r != CUDA_SUCCESS)
+      what = "cuEventCreate";
+      if (tls->epoch_ev == NULL)
+	r = CUDA_CALL_NOCHECK (cuEventCreate, &tls->epoch_ev,
+			       CU_EVENT_DISABLE_TIMING);
+      if (r == CUDA_SUCCESS)
 	{
-	  pthread_mutex_unlock (&nvptx_tls_lock);
-	  GOMP_PLUGIN_fatal ("%s: cannot start a new epoch on device %d: %s",
-			     GOMP_NVPTX_TLS_SYMBOL, dev->ord, cuda_error (r));
+	  what = "cuMemsetD32Async";
+	  r = CUDA_CALL_NOCHECK (cuMemsetD32Async,
+				 tls->sym + offsetof (struct gomp_nvptx_tls,
+						      epoch),
+				 epoch, 1, stream);
+	}
+      if (r == CUDA_SUCCESS)
+	{
+	  what = "cuEventRecord";
+	  r = CUDA_CALL_NOCHECK (cuEventRecord, tls->epoch_ev, stream);
 	}
       tls->epoch = epoch;
     }
+  else if (stream != tls->stream && tls->epoch_ev != NULL)
+    {
+      what = "cuStreamWaitEvent";
+      r = CUDA_CALL_NOCHECK (cuStreamWaitEvent, stream, tls->epoch_ev, 0);
+    }
+  if (r != CUDA_SUCCESS)
+    {
+      pthread_mutex_unlock (&tls->lock);
+      GOMP_PLUGIN_fatal ("%s: cannot order a kernel after the start of its"
+			 " epoch on device %d: %s: %s", GOMP_NVPTX_TLS_SYMBOL,
+			 dev->ord, what, cuda_error (r));
+    }
   __atomic_add_fetch (&tls->refs, 1, __ATOMIC_ACQ_REL);
-  pthread_mutex_unlock (&nvptx_tls_lock);
+  pthread_mutex_unlock (&tls->lock);
 }
 
-/* TLS's image is being unloaded from DEV, or DEV closed.  */
+/* TLS's image is being unloaded from DEV, or DEV closed.  The table is
+   freed; the struct _reent its entries point to are not: freeing them
+   would need a kernel of the image, which teardown must not launch (the
+   image is going, the context may be).  They stay on the device heap
+   until the context is destroyed, and DEV->host_tls_heap keeps counting
+   them.  */
 
 static void
 nvptx_tls_unload (struct ptx_device *dev, struct nvptx_tls *tls)
@@ -413,6 +461,9 @@ nvptx_tls_unload (struct ptx_device *dev, struct nvptx_tls *tls)
   if (nvptx_hs_push_context (dev))
     {
       CUDA_CALL_NOCHECK (cuMemFree, tls->table);
+      if (tls->epoch_ev)
+	CUDA_CALL_NOCHECK (cuEventDestroy, tls->epoch_ev);
+      tls->epoch_ev = NULL;
       nvptx_hs_pop_context ();
     }
   nvptx_tls_unref (tls);

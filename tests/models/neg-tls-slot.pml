@@ -1,46 +1,21 @@
-/* model-check run: -m100000 */
-/* Negative case: the per-thread state as it was before issue 16, item 5
-   (libgomp/config/nvptx/reent.c at 237bb5c, __getreent and take_slot):
-   the entry is the one of the thread's hardware slot, and a thread that
-   finds another key there takes the slot over, reclaiming the previous
-   occupant's struct _reent, on the assumption that the occupant has
-   ended.  With preemption a thread resumes in another slot while alive,
-   and another thread then takes over its entry, possibly in the middle
-   of a conversion.  The check must find the assertion violation.  */
+/* model-check run: -m200000 */
+/* Negative case: the one hazard that reent.c accepts (see its opening
+   comment and the manual, "Device Threads").  A thread that is preempted
+   and resumes in another hardware slot while a new thread starts in its
+   old slot and calls the C library loses its entry to that thread, which
+   takes it over as if its owner had ended, reclaiming its struct
+   _reent.  tls-table.pmlh with takeovers and migration, and the strict
+   property that no entry is ever taken over from a live thread: the
+   check must find the assertion violation.  The design before issue 16,
+   item 5 (reent.c at 237bb5c: the entry of the thread's current slot,
+   taken over on any other key) had the same hazard on every call of a
+   moved thread; the hybrid has it only for the entry of the moved
+   thread's old slot, when a new thread there takes it over.  */
 
-#define NSLOT 2
+#define TAKEOVER 1
+#define MIGRATE 1
+#define CHECK_FULL skip
+#define CHECK_TAKEOVER(E) assert (live_owner[E] == 0)
+#define CHECK_RETURN(E) skip
 
-byte key_of[NSLOT];
-byte live_owner[NSLOT];		/* Ghost: the live thread using it.  */
-
-proctype thread (byte key; byte hint0)
-{
-  byte hint = hint0, call = 0;
-  do
-  :: call == 2 -> break
-  :: else ->
-     if
-     :: skip
-     :: hint = (hint + 1) % NSLOT	/* Preempted, resumed elsewhere.  */
-     fi;
-     atomic {
-       if
-       :: key_of[hint] == key -> skip
-       :: else ->
-	  /* take_slot: reclaim the previous occupant's state.  */
-	  assert (live_owner[hint] == 0);
-	  key_of[hint] = key
-       fi;
-       live_owner[hint] = key
-     }
-     call++
-  od
-}
-
-init
-{
-  atomic {
-    run thread (1, 0);
-    run thread (2, 1)
-  }
-}
+#include "tls-table.pmlh"

@@ -17,7 +17,11 @@
    teardown with kernels still calling the host (blocked in a read, or in
    a callback that does not return) neither hangs nor frees anything
    before the device is idle; a stream callback that runs after teardown
-   finds the server alive.  Prints PASS:/FAIL: lines.  */
+   finds the server alive; the per-thread state's epochs: written by a
+   memset on the launch's stream, waited for (an event) by a kernel on
+   another stream that may start while the write is still queued, and a
+   device heap with room for the states of every table.  Prints
+   PASS:/FAIL: lines.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -41,6 +45,8 @@
 typedef int CUresult;
 typedef uint64_t CUdeviceptr;
 typedef void *CUstream;
+typedef struct fake_event *CUevent;
+#define CU_EVENT_DISABLE_TIMING 2
 typedef void *CUfunction;
 typedef struct fake_context *CUcontext;
 typedef enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 } CUlimit;
@@ -92,6 +98,7 @@ struct ptx_device
   struct nvptx_hs *host_service;
   struct ptx_image_data *images;
   CUcontext ctx;
+  uint64_t host_tls_heap;
 };
 
 /* Contexts: the device's, and another device's, which a thread that
@@ -240,17 +247,138 @@ fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
   return CUDA_SUCCESS;
 }
 
-/* An asynchronous copy: done at once (a kernel here never runs before
-   the test ends the previous one); the stream it was on is recorded.  */
-static CUstream copy_stream;
-static int async_copies;
+/* Streams, as far as the order of the epoch's writes and the kernels
+   is concerned.  A write queued on a stream lands when what was queued
+   before it on that stream has run: here its value is stored at once,
+   but it stays "pending" until the test says that every stream has
+   drained (streams_drained).  A kernel launched on a stream may start
+   before a pending write of another stream unless its stream waits for
+   an event recorded after that write (cuStreamWaitEvent):
+   kernel_ordered_after_writes says whether a kernel launched now on a
+   stream is ordered after every pending write.  */
+#define MAX_STREAMS 8
+#define MAX_WRITES 64
+struct fake_event
+{
+  CUstream stream;		/* Where it was recorded, and after which  */
+  int upto;			/* ... write of that stream (its count).  */
+};
+static struct fake_event fake_events[4];
+static int events_created, events_destroyed;
+static struct
+{
+  CUstream stream;
+  int nth;			/* Its place among its stream's writes.  */
+  unsigned waited;		/* Streams ordered after it (bits).  */
+} pending_writes[MAX_WRITES];
+static int npending, write_count[MAX_STREAMS];
+static CUstream stream_ids[MAX_STREAMS];
+static CUstream write_stream;	/* The last epoch write's.  */
+static int async_copies, memsets;
 
-static CUresult
+static int
+stream_id (CUstream s)
+{
+  int i;
+  for (i = 0; i < MAX_STREAMS && stream_ids[i] != NULL; i++)
+    if (stream_ids[i] == s)
+      return i;
+  if (i == MAX_STREAMS)
+    abort ();
+  stream_ids[i] = s;
+  return i;
+}
+
+static void
+queue_write (CUstream s)
+{
+  if (npending == MAX_WRITES)
+    abort ();
+  pending_writes[npending].stream = s;
+  pending_writes[npending].nth = ++write_count[stream_id (s)];
+  pending_writes[npending].waited = 0;
+  npending++;
+  write_stream = s;
+}
+
+static bool
+kernel_ordered_after_writes (CUstream s)
+{
+  int i;
+  for (i = 0; i < npending; i++)
+    if (pending_writes[i].stream != s
+	&& !(pending_writes[i].waited & (1u << stream_id (s))))
+      return false;
+  return true;
+}
+
+static void
+streams_drained (void)
+{
+  npending = 0;
+}
+
+/* The old way of writing the epoch (a copy from a host buffer): kept, so
+   that this test can be built against an older plugin.  */
+static CUresult __attribute__ ((unused))
 fake_cuMemcpyHtoDAsync (CUdeviceptr d, const void *h, size_t n, CUstream s)
 {
   memcpy ((void *) (uintptr_t) d, h, n);
-  copy_stream = s;
+  queue_write (s);
   async_copies++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuMemsetD32Async (CUdeviceptr d, unsigned v, size_t n, CUstream s)
+{
+  size_t i;
+  if (d % 4 != 0)
+    return 1;
+  for (i = 0; i < n; i++)
+    ((uint32_t *) (uintptr_t) d)[i] = v;
+  queue_write (s);
+  memsets++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuEventCreate (CUevent *ev, unsigned flags)
+{
+  (void) flags;
+  if (events_created == 4)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *ev = &fake_events[events_created++];
+  (*ev)->stream = NULL;
+  (*ev)->upto = 0;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuEventDestroy (CUevent ev)
+{
+  (void) ev;
+  events_destroyed++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuEventRecord (CUevent ev, CUstream s)
+{
+  ev->stream = s;
+  ev->upto = write_count[stream_id (s)];
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuStreamWaitEvent (CUstream s, CUevent ev, unsigned flags)
+{
+  int i;
+  (void) flags;
+  for (i = 0; i < npending; i++)
+    if (pending_writes[i].stream == ev->stream
+	&& pending_writes[i].nth <= ev->upto)
+      pending_writes[i].waited |= 1u << stream_id (s);
   return CUDA_SUCCESS;
 }
 
@@ -594,7 +722,7 @@ wait_stuck_entered (void)
 int
 main (void)
 {
-  struct ptx_device dev = { 0, 4, 2048, NULL, NULL, &device_ctx };
+  struct ptx_device dev = { 0, 4, 2048, NULL, NULL, &device_ctx, 0 };
   struct fake_module *none = new_module (0, 0), *tls_only = new_module (0, 1);
   struct fake_module *m1 = new_module (1, 1), *m2 = new_module (1, 1);
   struct fake_module *bad = new_module (1, 0);
@@ -629,7 +757,7 @@ main (void)
   {
     struct gomp_nvptx_tls *t = tls_only->tls;
     struct nvptx_hs_launch *l1, *l2, *l3;
-    int copies;
+    int writes;
     check (ok && dev.host_service == NULL && img1->host_tls != NULL
 	   && t->nslots == 4 * 2048 && t->epoch == 0
 	   && t->slots == img1->host_tls->table
@@ -642,36 +770,49 @@ main (void)
     CUstream s1 = (CUstream) &s1, s2 = (CUstream) &s2;
     l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
     check (l1 != NULL && l1->server == NULL && t->epoch == 1
-	   && copy_stream == s1,
-	   "its first kernel is bracketed and starts epoch 1 (%u), copied on"
+	   && write_stream == s1 && kernel_ordered_after_writes (s1),
+	   "its first kernel is bracketed and starts epoch 1 (%u), written on"
 	   " the kernel's stream before it", t->epoch);
+    check (memsets == 1 && async_copies == 0,
+	   "the epoch is written by a memset of the word (%d), not copied"
+	   " from a host buffer (%d)", memsets, async_copies);
     l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
     nvptx_hs_end_on_stream (l2, s1);
-    check (t->epoch == 2 && copy_stream == s1 && pending_cb != NULL,
+    check (t->epoch == 2 && write_stream == s1 && pending_cb != NULL
+	   && kernel_ordered_after_writes (s1),
 	   "a kernel queued behind it on the same stream starts epoch 2 (%u)"
 	   " there: it cannot run while the first does", t->epoch);
+    writes = memsets + async_copies;
     l3 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
-    check (t->epoch == 2,
+    check (t->epoch == 2 && memsets + async_copies == writes,
 	   "a kernel on another stream while those may run keeps the epoch"
 	   " (%u): their threads own their entries", t->epoch);
+    check (kernel_ordered_after_writes (s2),
+	   "and its stream waits for the write of epoch 2, still queued on"
+	   " the first stream: it cannot claim entries of epoch 1 that the"
+	   " write would then free under its threads");
     nvptx_hs_kernel_end (l1);
-    copies = async_copies;
     l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
-    check (t->epoch == 2 && async_copies == copies,
+    check (t->epoch == 2 && memsets + async_copies == writes
+	   && kernel_ordered_after_writes (s1),
 	   "so does a later one on the first stream while the other stream"
 	   " has one (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
     nvptx_hs_kernel_end (l3);
     pending_cb (NULL, CUDA_SUCCESS, pending_data);
     pending_cb = NULL;
+    streams_drained ();
     l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
-    check (t->epoch == 3 && copy_stream == s2,
+    check (t->epoch == 3 && write_stream == s2
+	   && kernel_ordered_after_writes (s2),
 	   "one launched when none runs (the last ended by its stream"
 	   " callback) starts epoch 3 (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
+    streams_drained ();
   }
   drop_image (&dev, img1);
-  check (dev_frees == 1, "unloading it frees its table");
+  check (dev_frees == 1 && events_destroyed == events_created,
+	 "unloading it frees its table and its event");
   setenv ("GOMP_NVPTX_THREAD_STATES", "100", 1);
   img1 = new_image (&dev);
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
@@ -729,6 +870,10 @@ main (void)
 	 && ((struct gomp_nvptx_tls *) m2->tls)->slots != tls1->slots,
 	 "a second image shares the region and the one lock set of the"
 	 " device, and has a table of its own");
+  check (heap_limit >= (8u << 20) + 2 * (uint64_t) 4 * 2048
+			* GOMP_NVPTX_TLS_STATE_BYTES,
+	 "the device heap has room for the states of both tables (%zu"
+	 " bytes)", heap_limit);
 
   /* Kernels.  */
   libgomp_host_register ("add", cb_add, NULL);

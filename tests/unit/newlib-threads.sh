@@ -156,6 +156,17 @@ for ml in default mgomp; do
   else
     fail "$ml: __getreent's module references _impure_ptr, or has no atom.cas or no message"
   fi
+  # ... and takes over the entry of its hardware slot's previous
+  # occupant by a second compare-and-swap (of the key; the claim's is of
+  # the tag), both 64-bit, reading the slot (%smid, %warpid) and the
+  # device's shape (%nsmid) for its home.
+  if test -n "$reent" \
+     && test "$(grep -c 'atom[.a-z]*\.cas\.b64' $reent)" -ge 2 \
+     && grep -q '%smid' $reent && grep -q '%nsmid' $reent; then
+    pass "$ml: __getreent claims or takes over entries by two 64-bit compare-and-swaps from its hardware slot's home"
+  else
+    fail "$ml: __getreent's module lacks the takeover's compare-and-swap or the slot's home"
+  fi
 
   # The standard streams come with the global struct _reent, not stdio.
   if grep -q '^// BEGIN GLOBAL VAR DEF: __sf$' "$x/libc/lib_a-impure.o" \

@@ -55,5 +55,31 @@ main (void)
 	 && gomp_nvptx_tls_next_epoch (1) == 2,
 	 "epochs skip 0 (no table yet) when they wrap",
 	 gomp_nvptx_tls_next_epoch (0xffffffffu));
+  {
+    /* Homes (the slot is (sm * nwarp + warp) * 32 + lane).  */
+    static unsigned char seen[132 * 2048];
+    unsigned long long dup = 0, warps_dup = 0;
+    uint32_t sm, w, l, h, nt = 132 * 2048, nw = 132 * 64;
+    for (sm = 0; sm < 132; sm++)
+      for (w = 0; w < 64; w++)
+	for (l = 0; l < 32; l++)
+	  {
+	    h = gomp_nvptx_tls_home ((sm * 64 + w) * 32 + l, 132, 64, nt);
+	    dup += seen[h]++ != 0;
+	  }
+    check (dup == 0, "every hardware slot of an H200 has a home of its own"
+	   " in the default table (slots sharing one)", dup);
+    for (h = 0; h < nw; h++)
+      seen[h] = 0;
+    for (sm = 0; sm < 132; sm++)
+      for (w = 0; w < 64; w++)
+	{
+	  h = gomp_nvptx_tls_home ((sm * 64 + w) * 32, 132, 64, nw);
+	  warps_dup += seen[h]++ != 0;
+	}
+    check (warps_dup == 0, "warps that are one thread have distinct homes"
+	   " in a table of a 32nd of the default (warps sharing one)",
+	   warps_dup);
+  }
   return failures != 0;
 }

@@ -263,8 +263,11 @@ gomp_nvptx_thread_key (void)
 
 /* The hardware slot the calling thread occupies: its warp's slot on its
    multiprocessor, times 32, plus its lane (0 when the warp is one
-   thread).  No two threads that run at the same time share one, but a
-   thread that is preempted may resume in another (see the manual).  */
+   thread: the warp and its lane 0 in a SIMT region are the same thread,
+   in the same slot).  No two threads that run at the same time share
+   one, but a thread that is preempted may resume in another (see the
+   manual).  reent.c maps it to a table entry (tls_home) lane-major, so
+   that warps that are one thread get consecutive entries.  */
 
 static inline uint32_t
 gomp_nvptx_hw_slot (void)

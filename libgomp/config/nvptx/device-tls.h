@@ -28,14 +28,15 @@
    the device runtime (config/nvptx/reent.c) gives every device thread one
    of its own, found through a table of entries in device memory, each
    owned by one thread (its launch and position) for one busy period of
-   the image.  An image whose code uses that runtime defines
+   the image, or until the next thread in the owner's hardware slot
+   takes it over.  An image whose code uses that runtime defines
    __gomp_nvptx_tls; the nvptx plugin allocates the table for it when it
    loads the image, zeroed, writes its address and size there, and
    advances EPOCH before it launches a kernel of the image that cannot
    run at the same time as another of its kernels: entries of an earlier
    epoch belong to threads that have ended.
-   A device thread that finds no table, or no free entry, ends the kernel
-   with a message: threads never share a struct _reent.
+   A device thread that finds no table, or no entry it may take, ends the
+   kernel with a message.
 
    The plugin includes this header too: keep it free of device code.  */
 
@@ -45,7 +46,7 @@
 #include <stdint.h>
 
 #define GOMP_NVPTX_TLS_SYMBOL	"__gomp_nvptx_tls"
-#define GOMP_NVPTX_TLS_VERSION	2u
+#define GOMP_NVPTX_TLS_VERSION	3u
 
 struct gomp_nvptx_tls
 {
@@ -76,10 +77,13 @@ struct gomp_nvptx_tls
    multiprocessors of at most THREADS_PER_SM resident threads each, or
    REQUESTED if nonzero (GOMP_NVPTX_THREAD_STATES): by default one per
    resident thread (lane), since in OpenACC vector code and OpenMP simd
-   regions every lane is a thread of its own.  Identifiers of
+   regions every lane is a thread of its own.  Then every hardware slot
+   has a home entry of its own (reent.c, tls_home), so the table never
+   fills however many waves a kernel runs in.  Identifiers of
    multiprocessors need not be below NSM (disabled units, partitioned
-   GPUs): the device only starts its search at its hardware slot, modulo
-   the table's size.  */
+   GPUs): the device only starts its search at its slot's home, modulo
+   the table's size; homes may then coincide, and a search goes on to
+   the next entries.  */
 
 static inline uint64_t
 gomp_nvptx_tls_slots (unsigned nsm, unsigned threads_per_sm,
@@ -100,6 +104,25 @@ static inline uint64_t
 gomp_nvptx_tls_heap (uint64_t nslots)
 {
   return GOMP_NVPTX_TLS_HEAP_BASE + nslots * GOMP_NVPTX_TLS_STATE_BYTES;
+}
+
+/* The entry where the search of the thread in hardware slot SLOT
+   ((multiprocessor * NWARP + warp) * 32 + lane, device-thread.h,
+   gomp_nvptx_hw_slot) starts in a table of N entries, on a device of
+   NSM multiprocessor identifiers (%nsmid) of NWARP warp slots (%nwarpid)
+   each: warp + lane * (NSM * NWARP), modulo N.  Distinct for every slot
+   while N is at least the number of slots (the default table: one per
+   resident lane); for a smaller table (GOMP_NVPTX_THREAD_STATES),
+   consecutive for warps that are one thread (OpenMP outside SIMT
+   regions: lane 0), which share their home with their lane 0 in a SIMT
+   region, the same thread.  */
+
+static inline uint32_t
+gomp_nvptx_tls_home (uint32_t slot, uint32_t nsm, uint32_t nwarp,
+		     uint32_t n)
+{
+  return (uint32_t) (((uint64_t) (slot / 32)
+		      + (uint64_t) (slot % 32) * nsm * nwarp) % n);
 }
 
 /* The epoch after EPOCH: never 0, which means "no table yet".  */

@@ -31,35 +31,63 @@
    gets one of its own, through the table of device-tls.h, which the
    plugin allocates, zeroed, and announces in __gomp_nvptx_tls.
 
-   An entry belongs to one thread, named by its gomp_nvptx_thread_key
-   (the launch, the CTA and the thread in it), for one busy period: the
-   EPOCH of __gomp_nvptx_tls, which the plugin advances, on the launch's
-   stream, before a kernel of the image that cannot run at the same time
-   as another of its kernels (none runs, or all that may were launched on
-   the same stream before it: plugin/host-service-nvptx.c,
-   nvptx_tls_kernel_begin).  An entry whose epoch
-   is not the current one belongs to a thread of a kernel that has ended
-   (or to nobody): it is free, and its struct _reent can be reclaimed --
-   newlib frees the Bigints it cached -- and reused.  An entry of the
-   current epoch is never taken from its owner, whatever hardware slot
-   that thread runs in now, so a thread that is preempted and resumed
-   elsewhere (compute preemption, time-slicing, a debugger) keeps its
-   state for as long as it uses it; the price is that threads that have
-   ended keep their entries until the next epoch.
+   An entry records its owner: the thread's gomp_nvptx_thread_key (the
+   launch, the CTA and the thread in it), the EPOCH of __gomp_nvptx_tls
+   it was claimed in, and the hardware slot (gomp_nvptx_hw_slot) the
+   owner ran in when it claimed it, the last two in one 64-bit TAG.  The
+   plugin advances the epoch, on the launch's stream, before a kernel of
+   the image that cannot run at the same time as another of its kernels
+   (plugin/host-service-nvptx.c, nvptx_tls_kernel_begin).  An entry of
+   an older epoch belongs to a thread of a kernel that has ended, or to
+   nobody: it is free.
 
-   Finding an entry: start at the calling thread's hardware slot (modulo
-   the table's size) and go forward.  A thread claims the first free
-   entry it meets there: a compare-and-swap of its epoch from the value
-   it read to the current one, then it writes its key.  Entries are
-   never freed within an epoch, so on every later call the thread passes
-   the same occupied entries and finds its own where it claimed it.  In
-   the common case -- as many live threads as hardware slots, no
-   preemption -- that is the first entry it looks at.  A thread resumed
-   in another slot may not find its entry and claims another: its errno
-   and conversion state start afresh then, but no other thread's ever
-   becomes its.  Between the claimer's compare-and-swap and its store of
-   the key, others see the current epoch with an old key (a thread of an
-   ended kernel, or 0), which is nobody's that runs: they go on.
+   Finding an entry: start at the home of the calling thread's hardware
+   slot (tls_home: distinct for every slot when the table has an entry
+   per resident lane, as by default) and go forward.  At each entry the
+   thread
+     - returns it if it is of the current epoch and has its key;
+     - takes it over if it is of the current epoch, was claimed in the
+       caller's hardware slot, and has another key: a slot runs one
+       thread at a time, so its owner is a thread that ran in this slot
+       before the caller and has ended -- in a kernel that runs in waves
+       (more threads than the device holds, as GCC's default OpenACC
+       launch sizes give), the previous occupant of the slot.  A
+       compare-and-swap of the key from the one it read to its own;
+     - claims it if it is free: a compare-and-swap of the tag to the
+       current epoch and its own slot, then it writes its key.
+   Either way the state's previous owner has ended: its struct _reent is
+   reclaimed -- newlib frees the Bigints it cached -- and reused.
+
+   A thread that keeps its slot finds its entry on every later call as
+   the first entry of its search that is neither taken by a thread of
+   another slot nor free: the entries before it were neither when it got
+   it, and within an epoch an entry is never freed and its recorded slot
+   never changes (a takeover keeps it).  In the first wave every thread
+   gets its home; in later waves the next occupant of a slot finds its
+   predecessor's entry at home: one step, whatever the number of waves,
+   and the table never fills as long as it has an entry per slot.
+
+   The one hazard left: a thread that is preempted and resumed in
+   another slot (PTX: %smid and %warpid may change then; compute
+   preemption, time-slicing, a debugger) while a new thread starts in
+   its old slot and calls the C library.  The new thread takes over the
+   entry as if its owner had ended: the moved thread's errno or
+   conversion state may be reset or shared with the new thread.  (The
+   moved thread itself, searching from its new slot, may also get a
+   fresh state.)  Nothing better is possible without a hook at the end
+   of a thread: OpenACC kernels have no libgomp epilogue, so an entry
+   cannot be freed when its owner ends, and keeping every entry until the
+   next epoch, as an earlier version did, fills the table in a kernel
+   that runs in waves.  Entries are never taken over from a thread that
+   still runs in the slot it claimed them in.
+
+   The claim and the takeover cannot both succeed on one entry: a
+   claimer's compare-and-swap of the tag makes the entry its slot's
+   before its key is written, and only a thread in that slot -- the
+   claimer itself, short of the hazard above -- may take over an entry
+   of the slot; two takeovers of one entry need two threads in one slot
+   at once, and the compare-and-swap of the key lets one of them win
+   anyway.
 
    Lanes.  No lane waits for another: each step is a load or one
    compare-and-swap, which either succeeds or shows that another thread
@@ -72,13 +100,18 @@
    compare-and-swap once for the warp, so all lanes take the same path
    (the same constraint as stdio-lock.c: no inline-asm atomics).
 
-   Nothing is shared silently.  No table (the image was loaded by a
-   plugin that does not set one up), a full table, or no room on the
-   device heap for a thread's struct _reent ends the kernel with a
-   message on the CUDA console (the vprintf system call, shown by the
-   driver when the kernel ends), naming what to raise.  Sharing newlib's
-   global _impure_ptr instead, as an earlier version did, made errno and
-   dtoa's unlocked Bigint freelist a data race.
+   Nothing is shared silently, short of the hazard above.  No table (the
+   image was loaded by a plugin that does not set one up), a full table,
+   or no room on the device heap for a thread's struct _reent ends the
+   kernel with a message on the CUDA console (the vprintf system call,
+   shown by the driver when the kernel ends), naming what to raise.
+   Sharing newlib's global _impure_ptr instead, as an earlier version
+   did, made errno and dtoa's unlocked Bigint freelist a data race.
+
+   The states live on the device heap until the context is destroyed:
+   the plugin frees the table when the image is unloaded, but not the
+   struct _reent its entries point to (freeing them would need a kernel;
+   the plugin reserves their heap, see gomp_nvptx_tls_heap).
 
    This file must not use host services: images that only need errno
    (libm, strtod) link it, and such an image must not get a host-service
@@ -95,13 +128,17 @@
 
 struct gomp_nvptx_tls_entry
 {
-  uint32_t epoch;		/* The busy period it belongs to; 0: never
-				   used.  */
-  uint32_t pad;
+  uint64_t tag;			/* TLS_TAG: the epoch it was claimed in (0:
+				   never used) and its claimer's hardware
+				   slot.  */
   uint64_t key;			/* Its owner's gomp_nvptx_thread_key.  */
   struct _reent *reent;		/* NULL until its first owner allocates it;
 				   then reused by every later owner.  */
 };
+
+#define TLS_TAG(EPOCH, SLOT) (((uint64_t) (EPOCH) << 32) | (uint32_t) (SLOT))
+#define TLS_TAG_EPOCH(TAG) ((uint32_t) ((TAG) >> 32))
+#define TLS_TAG_SLOT(TAG) ((uint32_t) (TAG))
 
 struct gomp_nvptx_tls __gomp_nvptx_tls = {
   .version = GOMP_NVPTX_TLS_VERSION,
@@ -116,15 +153,6 @@ struct gomp_nvptx_tls __gomp_nvptx_tls = {
    stale value would be harmless anyway -- the compare-and-swap decides --
    except that a thread might miss its own entry.  */
 
-static inline uint32_t
-tls_ld32 (const uint32_t *p)
-{
-  uint32_t v;
-  __asm__ volatile ("ld.volatile.u32 %0, [%1];"
-		    : "=r" (v) : "r" (p) : "memory");
-  return v;
-}
-
 static inline uint64_t
 tls_ld64 (const uint64_t *p)
 {
@@ -132,6 +160,24 @@ tls_ld64 (const uint64_t *p)
   __asm__ volatile ("ld.volatile.u64 %0, [%1];"
 		    : "=r" (v) : "r" (p) : "memory");
   return v;
+}
+
+static inline struct _reent *
+tls_ld_reent (struct _reent *const *p)
+{
+  return (struct _reent *) (uintptr_t) tls_ld64 ((const uint64_t *) p);
+}
+
+/* Where the search of the thread in hardware slot SLOT starts in a
+   table of N entries (device-tls.h).  */
+
+static inline uint32_t
+tls_home (uint32_t slot, uint32_t n)
+{
+  unsigned nsm, nwarp;
+  __asm__ ("mov.u32 %0, %%nsmid;" : "=r" (nsm));
+  __asm__ ("mov.u32 %0, %%nwarpid;" : "=r" (nwarp));
+  return gomp_nvptx_tls_home (slot, nsm, nwarp, n);
 }
 
 /* The CUDA runtime's printf system call (as config/nvptx/error.c uses):
@@ -155,19 +201,20 @@ tls_fail (const char *fmt, unsigned n)
   __builtin_trap ();
 }
 
-/* Make ENTRY, just claimed, the state of its new owner.  */
+/* Make ENTRY, just claimed or taken over, the state of its new owner.  */
 
 static struct _reent *
 tls_init_entry (struct gomp_nvptx_tls_entry *entry)
 {
-  struct _reent *r = entry->reent;
+  struct _reent *r = tls_ld_reent (&entry->reent);
 
   if (r != NULL)
     {
       /* The streams of the device all hang off the global struct _reent
 	 (newlib's global standard streams and FILE table); a thread's own
 	 has none, so do not let _reclaim_reent run stdio's cleanup on
-	 it.  Its previous owner has ended.  */
+	 it.  Its previous owner has ended (see above for the one
+	 exception).  */
       r->__sdidinit = 0;
       _reclaim_reent (r);
     }
@@ -189,8 +236,8 @@ struct _reent *
 __getreent (void)
 {
   struct gomp_nvptx_tls_entry *slots, *entry;
-  uint32_t n, i, epoch, seen;
-  uint64_t key;
+  uint32_t n, i, epoch, self;
+  uint64_t key, tag, k;
 
   slots = (struct gomp_nvptx_tls_entry *) (uintptr_t) __gomp_nvptx_tls.slots;
   n = __gomp_nvptx_tls.nslots;
@@ -200,17 +247,27 @@ __getreent (void)
 	      " (errno, stdio) for this image: its libgomp plugin sets up no"
 	      " table of version %u\n", GOMP_NVPTX_TLS_VERSION);
   key = gomp_nvptx_thread_key ();
-  i = gomp_nvptx_hw_slot () % n;
+  self = gomp_nvptx_hw_slot ();
+  i = tls_home (self, n);
   for (uint32_t step = 0; step < n; step++)
     {
       entry = &slots[i];
-      seen = tls_ld32 (&entry->epoch);
-      if (seen == epoch)
+      tag = tls_ld64 (&entry->tag);
+      if (TLS_TAG_EPOCH (tag) == epoch)
 	{
-	  if (tls_ld64 (&entry->key) == key)
-	    return entry->reent;
+	  k = tls_ld64 (&entry->key);
+	  if (k == key)
+	    return tls_ld_reent (&entry->reent);
+	  /* Claimed in this slot by a thread that is no longer in it:
+	     take it over.  */
+	  if (TLS_TAG_SLOT (tag) == self
+	      && __atomic_compare_exchange_n (&entry->key, &k, key, 0,
+					      __ATOMIC_ACQ_REL,
+					      __ATOMIC_RELAXED))
+	    return tls_init_entry (entry);
 	}
-      else if (__atomic_compare_exchange_n (&entry->epoch, &seen, epoch, 0,
+      else if (__atomic_compare_exchange_n (&entry->tag, &tag,
+					    TLS_TAG (epoch, self), 0,
 					    __ATOMIC_ACQ_REL,
 					    __ATOMIC_RELAXED))
 	{
@@ -221,7 +278,7 @@ __getreent (void)
 	i = 0;
     }
   tls_fail ("libgomp: nvptx: more than %u device threads have used the C"
-	    " library (errno, stdio) in kernels that may run together: set"
+	    " library (errno, stdio) at the same time: set"
 	    " GOMP_NVPTX_THREAD_STATES higher\n", n);
 }
 

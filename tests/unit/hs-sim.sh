@@ -68,7 +68,7 @@ if command -v "$fc" > /dev/null 2>&1 \
    && "$fc" -O2 -c "$TOP/tests/sim/exit-fortran.f90" -o "$work/exit-fortran.o" \
 	> "$work/build-exit-fortran.log" 2>&1; then
   srcs="$TOP/tests/sim/exit-fortran.c $hs_srcs $work/exit-fortran.o -lgfortran"
-  run exit-fortran 0 -O2
+  run exit-fortran 0 -O2 -Wl,--wrap=pthread_create
 else
   echo "UNSUPPORTED: sim exit with a Fortran READ blocked ($fc cannot compile it)"
 fi

@@ -251,7 +251,8 @@ device_flush_c_stream (FILE *fp, uint64_t deadline)
   if (fp->_flags == 0 || fp->_flags == 1 || fp->_file == -1
       || !(fp->_flags & __SWR))
     return;
-  if (locked && !device_c_trylock_until (fp->_lock, deadline))
+  if (locked
+      && (fp->_lock == NULL || !device_c_trylock_until (fp->_lock, deadline)))
     return;
   /* Again under the lock: another thread may have closed it.  */
   p = fp->_bf._base;

@@ -42,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,67 +514,137 @@ hs_do_ftruncate (struct gomp_host_service *s, struct hs_ctx *c)
    unit, holds that lock for as long as no input comes, perhaps forever,
    and so would the exit.  Neither C nor libgfortran can list their
    streams without those locks, so the flushing runs on two threads of
-   its own (one for C, one for Fortran), and this one waits for them at
-   most HS_EXIT_FLUSH_MS, then ends the process whatever they are doing.
-   Each begins with what matters most: the C thread flushes stdout and
-   stderr with try-locks (a stream another thread holds is tried again
-   until the deadline, and never waited for), then every stream with
-   fflush (NULL) (which gets as far as the first stream held for good:
-   glibc keeps the streams newest first, so stdin, opened first, comes
-   last); the Fortran thread flushes units 6 and 0, then every unit.  */
+   its own (one for C, one for Fortran), and this one waits for them
+   until one CLOCK_MONOTONIC deadline, HS_EXIT_FLUSH_MS after the EXIT
+   came, then ends the process whatever they are doing.  Everything is
+   measured against that deadline (never by counting sleeps), so the
+   bound is the deadline, whatever else fails.  Each begins with what
+   matters most: the C thread flushes stdout and stderr with try-locks (a
+   stream another thread holds is tried again until the deadline, and
+   never waited for), then every stream with fflush (NULL) (which gets as
+   far as the first stream held for good: glibc keeps the streams newest
+   first, so stdin, opened first, comes last); the Fortran thread flushes
+   units 6 and 0, then every unit.
+
+   Where a flushing thread cannot be created, this one does what it can
+   without ever waiting for a lock, within the same deadline: it tries
+   stdout and stderr itself with the same try-locks (never fflush (NULL),
+   which may block), and tries again to create the thread every
+   millisecond.  libgfortran has no try-lock of its own units, so the
+   Fortran units are flushed only by a thread that was created.
+
+   ONLY THE FIRST EXIT FLUSHES.  Two devices, or two ports of one, may
+   ask at once, each on a worker of its own.  The first one (under
+   hs_exit_lock) takes the deadline; later ones flush nothing (the
+   first's threads are doing it) and wait until the first's deadline and
+   HS_EXIT_GRACE_MS more, so that the first one's _exit, which follows
+   its deadline at once, ends the process with the first status; only if
+   that has not happened by then do they end it with their own.  The
+   state of the flushing (struct hs_exit) lives on the first worker's
+   stack and is handed to its threads as their argument: that worker
+   never returns, so it outlives them.  */
 
 #define HS_EXIT_FLUSH_MS	2000
+#define HS_EXIT_GRACE_MS	100
 
-static int hs_exit_flushed;	/* Flushing threads done; atomic.  */
-static void (*hs_exit_flush_units) (int *);	/* libgfortran's FLUSH.  */
+struct hs_exit
+{
+  struct timespec deadline;	/* CLOCK_MONOTONIC.  */
+  void (*flush_units) (int *);	/* libgfortran's FLUSH, or NULL.  */
+  FILE *std[2];			/* stdout, stderr; NULL once flushed.  */
+  int done;			/* Flushing threads finished; atomic.  */
+};
 
-/* Flush stdout and stderr without ever waiting for their locks; give up
-   at DEADLINE_MS milliseconds from now.  */
+static pthread_mutex_t hs_exit_lock = PTHREAD_MUTEX_INITIALIZER;
+static int hs_exit_begun;	/* Under hs_exit_lock.  */
+static struct timespec hs_exit_deadline;	/* The first one's.  */
+
+/* TS plus MS milliseconds.  */
+
+static struct timespec
+hs_exit_add_ms (struct timespec ts, long ms)
+{
+  ts.tv_sec += ms / 1000;
+  ts.tv_nsec += (ms % 1000) * 1000000L;
+  if (ts.tv_nsec >= 1000000000L)
+    {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+  return ts;
+}
+
+/* Whether DEADLINE has passed.  */
+
+static int
+hs_exit_past (const struct timespec *deadline)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (now.tv_sec > deadline->tv_sec
+	  || (now.tv_sec == deadline->tv_sec
+	      && now.tv_nsec >= deadline->tv_nsec));
+}
+
+/* Sleep for a millisecond, but never past DEADLINE.  */
 
 static void
-hs_exit_flush_std (unsigned deadline_ms)
+hs_exit_nap (const struct timespec *deadline)
 {
-  FILE *f[2] = { stdout, stderr };
-  int left = 2;
-  unsigned ms;
-  for (ms = 0; left && ms <= deadline_ms; ms++)
-    {
-      struct timespec ts = { 0, 1000000 };
-      for (int k = 0; k < 2; k++)
-	if (f[k] != NULL && ftrylockfile (f[k]) == 0)
-	  {
-	    fflush_unlocked (f[k]);
-	    funlockfile (f[k]);
-	    f[k] = NULL;
-	    left--;
-	  }
-      if (left)
-	nanosleep (&ts, NULL);
-    }
+  struct timespec now, until;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  until = hs_exit_add_ms (now, 1);
+  if (until.tv_sec > deadline->tv_sec
+      || (until.tv_sec == deadline->tv_sec
+	  && until.tv_nsec > deadline->tv_nsec))
+    until = *deadline;
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)
+	 == EINTR)
+    ;
+}
+
+/* One round of try-locks over E's stdout and stderr: flush those whose
+   lock is free, never wait for one.  Returns how many are left.  */
+
+static int
+hs_exit_try_std (struct hs_exit *e)
+{
+  int left = 0;
+  for (int k = 0; k < 2; k++)
+    if (e->std[k] != NULL && ftrylockfile (e->std[k]) == 0)
+      {
+	fflush_unlocked (e->std[k]);
+	funlockfile (e->std[k]);
+	e->std[k] = NULL;
+      }
+    else if (e->std[k] != NULL)
+      left++;
+  return left;
 }
 
 static void *
 hs_exit_flush_c (void *arg)
 {
-  (void) arg;
-  hs_exit_flush_std (HS_EXIT_FLUSH_MS);
+  struct hs_exit *e = arg;
+  while (hs_exit_try_std (e) && !hs_exit_past (&e->deadline))
+    hs_exit_nap (&e->deadline);
   fflush (NULL);
-  __atomic_add_fetch (&hs_exit_flushed, 1, __ATOMIC_RELEASE);
+  __atomic_add_fetch (&e->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
 static void *
 hs_exit_flush_fortran (void *arg)
 {
+  struct hs_exit *e = arg;
   int unit;
-  (void) arg;
   unit = 6;
-  hs_exit_flush_units (&unit);
+  e->flush_units (&unit);
   unit = 0;
-  hs_exit_flush_units (&unit);
+  e->flush_units (&unit);
   /* FLUSH without a unit: every unit of the host program.  */
-  hs_exit_flush_units (NULL);
-  __atomic_add_fetch (&hs_exit_flushed, 1, __ATOMIC_RELEASE);
+  e->flush_units (NULL);
+  __atomic_add_fetch (&e->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
@@ -585,7 +656,8 @@ hs_exit_thread (void *(*fn) (void *), void *arg)
   pthread_t t;
   pthread_attr_t attr;
   int ok;
-  pthread_attr_init (&attr);
+  if (pthread_attr_init (&attr) != 0)
+    return 0;
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
   ok = pthread_create (&t, &attr, fn, arg) == 0;
   pthread_attr_destroy (&attr);
@@ -595,29 +667,65 @@ hs_exit_thread (void *(*fn) (void *), void *arg)
 static void
 hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
 {
-  int threads = 0;
-  unsigned ms;
+  struct hs_exit e;
+  struct timespec now;
+  int first, c_thread, f_thread, started = 0;
   (void) s;
   gomp_debug (0, "host-service: device ends the program, status %d\n",
 	      (int) c->arg[0]);
-  if (hs_exit_thread (hs_exit_flush_c, NULL))
-    threads++;
-  else
-    hs_exit_flush_std (HS_EXIT_FLUSH_MS);
-  hs_exit_flush_units
-    = (void (*) (int *)) dlsym (RTLD_DEFAULT, "_gfortran_flush_i4");
-  if (hs_exit_flush_units != NULL
-      && hs_exit_thread (hs_exit_flush_fortran, NULL))
-    threads++;
-  for (ms = 0;
-       ms < HS_EXIT_FLUSH_MS
-       && __atomic_load_n (&hs_exit_flushed, __ATOMIC_ACQUIRE) < threads;
-       ms++)
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  pthread_mutex_lock (&hs_exit_lock);
+  first = !hs_exit_begun;
+  if (first)
     {
-      struct timespec ts = { 0, 1000000 };
-      nanosleep (&ts, NULL);
+      hs_exit_begun = 1;
+      hs_exit_deadline = hs_exit_add_ms (now, HS_EXIT_FLUSH_MS);
     }
-  if (ms == HS_EXIT_FLUSH_MS)
+  e.deadline = hs_exit_deadline;
+  pthread_mutex_unlock (&hs_exit_lock);
+  if (!first)
+    {
+      /* The first one flushes and ends the process.  */
+      struct timespec until = hs_exit_add_ms (e.deadline, HS_EXIT_GRACE_MS);
+      gomp_debug (0, "host-service: another exit is flushing\n");
+      while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)
+	     == EINTR)
+	;
+      _exit ((int) c->arg[0] & 0xff);
+    }
+
+  e.flush_units
+    = (void (*) (int *)) dlsym (RTLD_DEFAULT, "_gfortran_flush_i4");
+  e.std[0] = stdout;
+  e.std[1] = stderr;
+  e.done = 0;
+  c_thread = hs_exit_thread (hs_exit_flush_c, &e);
+  started += c_thread;
+  f_thread = e.flush_units == NULL || hs_exit_thread (hs_exit_flush_fortran,
+						       &e);
+  started += f_thread && e.flush_units != NULL;
+  while (!hs_exit_past (&e.deadline))
+    {
+      /* Without its thread, C's stdout and stderr are tried here; the
+	 thread, if a later try creates it, goes on from what is left
+	 (pthread_create orders this thread's last try before it).  */
+      int c_left = c_thread ? 0 : hs_exit_try_std (&e);
+      if (!c_thread && hs_exit_thread (hs_exit_flush_c, &e))
+	c_thread = 1, started++;
+      if (!f_thread && hs_exit_thread (hs_exit_flush_fortran, &e))
+	f_thread = 1, started++;
+      if (f_thread && (c_thread || c_left == 0)
+	  && __atomic_load_n (&e.done, __ATOMIC_ACQUIRE) == started)
+	break;
+      hs_exit_nap (&e.deadline);
+    }
+  if (!c_thread)
+    gomp_debug (0, "host-service: no thread for fflush (NULL); tried"
+		" stdout and stderr only\n");
+  if (!f_thread)
+    gomp_debug (0, "host-service: no thread to flush the Fortran units\n");
+  if (c_thread && f_thread
+      && __atomic_load_n (&e.done, __ATOMIC_ACQUIRE) < started)
     gomp_debug (0, "host-service: a host stream stays locked; exiting"
 		" without it\n");
   _exit ((int) c->arg[0] & 0xff);

@@ -278,8 +278,8 @@ hs_worker (void *arg)
 
 /* Queue C, whose round is SEQ, for a worker of POOL, starting one if none
    is idle.  Returns 1 if it is queued; 0 if no worker can serve it (none
-   runs and none could be started): the poller then serves it itself; -1
-   if it comes too late (below): the poller refuses it.
+   runs and none could be started): see hs_hand_off; -1 if it comes too
+   late (below): the poller refuses it.
 
    The round becomes the worker's (PENDING and HS_OWNER_WORKER) only once
    it is sure to be queued, under LOCK and REPLY_LOCK: shutdown, which
@@ -355,26 +355,52 @@ hs_enqueue (struct gomp_host_service *s, struct hs_pool *pool,
 
 /* The poller.  */
 
-/* Hand round R (sequence SEQ) of port I to a worker.  Returns 0 if the
-   poller must serve it itself after all, -1 if it must refuse it
-   (hs_enqueue).  */
+/* Hand round R (sequence SEQ) of port I to a worker.  Returns 1 if it
+   is queued; 0 if the poller must serve it itself after all; else minus
+   the errno with which the poller must refuse it: ECANCELED when it
+   comes too late (hs_enqueue), EAGAIN (or ENOMEM) when no worker can
+   take it.
+
+   NO WORKER.  When no worker runs and none can be started (or the
+   worker's copy of the request cannot be allocated), the poller does
+   not serve a round that may block itself, since while it does it
+   serves no other port: a host callback or a reverse-offload region
+   that never returns, or a read of a pipe nobody writes, would stop
+   every port of the device for good.  The call fails with EAGAIN
+   (ENOMEM) instead, before any of it has been done, and the device may
+   try again.  Two kinds of round are still served by the poller, as
+   before: EXIT, which ends the process within its own deadline
+   (hs_do_exit), and a later round of a file call whose earlier rounds
+   a worker already served (written data would otherwise be lost).  */
 
 static int
 hs_hand_off (struct gomp_host_service *s, uint32_t i,
 	     const struct gomp_hs_request *r, uint32_t seq)
 {
   struct hs_ctx *c = &s->ctx[i];
+  uint32_t op = r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op;
+  /* Named host callbacks and reverse-offload regions are the program's
+     own code: they never run on a thread confined to the root.  */
+  int calls = op == GOMP_HS_OP_HOST_CALL || op == GOMP_HS_OP_TARGET_REV;
+  int refuse = op != GOMP_HS_OP_EXIT
+	       && (calls || r->flags == GOMP_HS_REQ_FIRST);
+  int ok;
   if (c->inbuf == NULL && (c->inbuf = malloc (s->buf_size)) == NULL)
-    return 0;
+    return refuse ? -ENOMEM : 0;
   /* The worker must not read the region: give it its own copy.  */
   memcpy (c->inbuf, (const unsigned char *) gomp_hs_buf (s, i), r->len);
   c->req = *r;
-  /* Named host callbacks and reverse-offload regions are the program's
-     own code: they never run on a thread confined to the root.  */
-  uint32_t op = r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op;
-  return hs_enqueue (s, &s->pool[op == GOMP_HS_OP_HOST_CALL
-				  || op == GOMP_HS_OP_TARGET_REV
-				  ? HS_POOL_CALLS : HS_POOL_FILES], c, seq);
+  ok = hs_enqueue (s, &s->pool[calls ? HS_POOL_CALLS : HS_POOL_FILES], c,
+		   seq);
+  if (ok < 0)
+    return -ECANCELED;
+  if (ok == 0 && refuse)
+    {
+      gomp_debug (0, "host-service: port %u: no worker for %s; refused"
+		  " with EAGAIN\n", i, gomp_hs_op_name (op));
+      return -EAGAIN;
+    }
+  return ok;
 }
 
 /* Serve every port the poller owns that has a request waiting.  Returns
@@ -425,8 +451,9 @@ hs_poll_pass (struct gomp_host_service *s)
 	      && (handed = hs_hand_off (s, i, &r, seq)) < 0))
 	{
 	  /* Shutting down: no new calls, and nothing more for workers
-	     once shutdown has answered for them.  */
-	  gomp_hs_fail_round (c, &r, ECANCELED);
+	     once shutdown has answered for them.  Or no worker to take a
+	     round that may block (hs_hand_off).  */
+	  gomp_hs_fail_round (c, &r, handed < 0 ? -handed : ECANCELED);
 	  gomp_hs_write_reply (s, i, c, seq);
 	  gomp_hs_end_call (s, i, c);
 	  continue;

@@ -87,13 +87,22 @@
 
    COST.  An entry per mapped item (declare target variables included;
    functions and zero-length items never name data, and "declare target
-   link" placeholders have no device copy, so they are left out), kept
-   in insertion order: adding is an append, removing searches from the
-   newest (items are mostly unmapped in the reverse order of mapping: a
-   region's items right after it).  A lookup scans every entry, as the
-   lookup in the splay tree that this replaces walked every node; it
-   runs only for reverse-offload regions, for each map entry that has
-   data.
+   link" placeholders have no device copy, so they are left out), in an
+   array, and a hash table from the item's host start address (unique
+   among a device's mappings: nonempty host ranges there never overlap)
+   to its place in the array.  Adding appends to the array; removing
+   finds the entry through the table and moves the array's last entry
+   into its place: both take constant time on average, whatever the
+   order in which items are mapped and unmapped (a search through the
+   array made unmapping 10^5 items in the order of mapping quadratic,
+   with devicep->lock held).  The table is open addressing with linear
+   probing, at most half full, and removal shifts the entries after a
+   freed slot back, so no slot is ever left marked as deleted.  A lookup
+   by device address scans every entry, as the lookup in the splay tree
+   that this replaces walked every node; it runs only for
+   reverse-offload regions, for each map entry that has data.  The
+   device ranges of live mappings do not overlap either, so the order
+   of the scan does not matter.
 
    If the index cannot grow (out of memory), it is dropped for that
    device and its lookups fail with ENOMEM from then on (the region
@@ -128,6 +137,9 @@ struct rev_map
   int broken;			/* Could not grow: lookups fail.  */
   struct rev_map_entry *v;
   size_t n, cap;
+  /* HASH_SIZE (a power of two, at least twice N) slots: 0 is free,
+     else 1 + the index in V of the entry with that host start.  */
+  size_t *hash, hash_size;
   struct rev_map *next;
 };
 
@@ -159,9 +171,85 @@ static void
 rev_map_break (struct rev_map *m)
 {
   free (m->v);
+  free (m->hash);
   m->v = NULL;
-  m->n = m->cap = 0;
+  m->hash = NULL;
+  m->n = m->cap = m->hash_size = 0;
   m->broken = 1;
+}
+
+/* The first slot to probe for host start HOST in a table of SIZE
+   slots (a power of two).  */
+
+static inline size_t
+rev_map_home (uintptr_t host, size_t size)
+{
+  uint64_t h = (uint64_t) host;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return (size_t) h & (size - 1);
+}
+
+/* The slot of M's table that holds the entry with host start HOST, or
+   the free slot where the probe for it ends.  */
+
+static size_t
+rev_map_slot (const struct rev_map *m, uintptr_t host)
+{
+  size_t mask = m->hash_size - 1, j = rev_map_home (host, m->hash_size);
+  while (m->hash[j] != 0 && m->v[m->hash[j] - 1].host != host)
+    j = (j + 1) & mask;
+  return j;
+}
+
+/* Make M's table at least twice as big as N + 1 entries: 0 if out of
+   memory.  */
+
+static int
+rev_map_reserve (struct rev_map *m)
+{
+  size_t size, i, *old = m->hash;
+  if (m->hash_size >= 2 * (m->n + 1))
+    return 1;
+  size = m->hash_size ? 2 * m->hash_size : 128;
+  m->hash = calloc (size, sizeof *m->hash);
+  if (m->hash == NULL)
+    {
+      m->hash = old;
+      return 0;
+    }
+  m->hash_size = size;
+  for (i = 0; i < m->n; i++)
+    m->hash[rev_map_slot (m, m->v[i].host)] = i + 1;
+  free (old);
+  return 1;
+}
+
+/* Free slot J of M's table, shifting back the entries of the probe
+   sequence after it that would no longer be found.  */
+
+static void
+rev_map_unslot (struct rev_map *m, size_t j)
+{
+  size_t mask = m->hash_size - 1, k = j;
+  for (;;)
+    {
+      size_t home;
+      m->hash[j] = 0;
+      for (;;)
+	{
+	  k = (k + 1) & mask;
+	  if (m->hash[k] == 0)
+	    return;
+	  home = rev_map_home (m->v[m->hash[k] - 1].host, m->hash_size);
+	  /* Move it to J unless its home lies cyclically in (J, K].  */
+	  if (j <= k ? (home <= j || home > k) : (home <= j && home > k))
+	    break;
+	}
+      m->hash[j] = m->hash[k];
+      j = k;
+    }
 }
 
 /* Host [HOST, HOST_END) was mapped on device TARGET_ID, its copy at DEV.
@@ -178,6 +266,7 @@ gomp_target_rev_map_add (int target_id, uintptr_t host, uintptr_t host_end,
     rev_maps_lost = 1;
   else if (!m->broken)
     {
+      size_t j;
       if (m->n == m->cap)
 	{
 	  size_t cap = m->cap ? 2 * m->cap : 64;
@@ -190,10 +279,26 @@ gomp_target_rev_map_add (int target_id, uintptr_t host, uintptr_t host_end,
 	  m->v = v;
 	  m->cap = cap;
 	}
+      if (!rev_map_reserve (m))
+	{
+	  rev_map_break (m);
+	  goto out;
+	}
+      j = rev_map_slot (m, host);
+      if (m->hash[j] != 0)
+	{
+	  /* Never while the old item is mapped (the splay tree refuses
+	     a duplicate); if its removal was not seen, the newer
+	     mapping is the one that holds.  */
+	  struct rev_map_entry *e = &m->v[m->hash[j] - 1];
+	  e->host_end = host_end;
+	  e->dev = dev;
+	  goto out;
+	}
       m->v[m->n].host = host;
       m->v[m->n].host_end = host_end;
       m->v[m->n].dev = dev;
-      m->n++;
+      m->hash[j] = ++m->n;
     }
  out:
   pthread_mutex_unlock (&rev_map_lock);
@@ -209,17 +314,24 @@ gomp_target_rev_map_remove (int target_id, uintptr_t host,
 			    uintptr_t host_end)
 {
   struct rev_map *m;
-  size_t i;
   pthread_mutex_lock (&rev_map_lock);
   m = rev_map_of (target_id, 0);
-  if (m)
-    for (i = m->n; i-- > 0; )
-      if (m->v[i].host == host && m->v[i].host_end == host_end)
+  if (m && m->n != 0)
+    {
+      size_t j = rev_map_slot (m, host), i, last;
+      if (m->hash[j] != 0 && m->v[m->hash[j] - 1].host_end == host_end)
 	{
-	  memmove (&m->v[i], &m->v[i + 1], (m->n - i - 1) * sizeof *m->v);
-	  m->n--;
-	  break;
+	  i = m->hash[j] - 1;
+	  rev_map_unslot (m, j);
+	  last = --m->n;
+	  if (i != last)
+	    {
+	      /* The last entry fills the gap; its slot follows it.  */
+	      m->v[i] = m->v[last];
+	      m->hash[rev_map_slot (m, m->v[i].host)] = i + 1;
+	    }
 	}
+    }
   pthread_mutex_unlock (&rev_map_lock);
 }
 
@@ -244,7 +356,7 @@ gomp_target_rev_present (int target_id, uintptr_t devaddr, size_t size,
   if (m ? m->broken : rev_maps_lost)
     err = ENOMEM;
   else if (m)
-    for (i = m->n; i-- > 0; )
+    for (i = 0; i < m->n; i++)
       {
 	const struct rev_map_entry *e = &m->v[i];
 	uintptr_t len = e->host_end - e->host;

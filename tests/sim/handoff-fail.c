@@ -12,7 +12,11 @@
    when the poller then takes REPLY_LOCK (before the fix: to take the
    round back), it waits there while the main thread runs shutdown and
    the device thread reads its reply.  After the fix the poller never
-   takes REPLY_LOCK on that path, and serves the call.  Either way, the
+   takes REPLY_LOCK to take the round back (it was never the worker's),
+   and refuses the call with EAGAIN: with no worker, the poller runs no
+   callback of the program's itself (one that never returned would stop
+   every port; hs_hand_off).  The next call, when a worker can be
+   started again, is served.  Either way, the
    reply the device read must be the only one: the reply block is not
    written again, and the callback ran if and only if the device got its
    result.
@@ -267,16 +271,33 @@ main (void)
   printf ("note: %s; the device read %lld, errno %d; the port holds %lld,"
 	  " errno %d; the callback ran %d times\n",
 	  forced ? "shutdown ran while the hand-off failed"
-	  : "the failed hand-off was served by the poller",
+	  : "the failed hand-off was answered by the poller",
 	  (long long) c.ret, (int) c.err, (long long) rep_ret, rep_err,
 	  calls);
   check (rep_ret == c.ret && rep_err == c.err,
 	 "a round whose hand-off to a worker fails is answered once: the"
 	 " reply block still holds what the device read");
   check ((c.ret == 5 && c.err == 0 && calls == 1)
-	 || (c.ret == -1 && c.err == ECANCELED && calls == 0),
+	 || (c.ret == -1 && (c.err == ECANCELED || c.err == EAGAIN)
+	     && calls == 0),
 	 "a round whose hand-off fails: the callback ran if and only if the"
 	 " device got its result");
+  /* No worker, and none could be started: the poller does not run the
+     program's callback itself, where one that never returns would stop
+     every port; the call fails with EAGAIN (host-service-server.c,
+     hs_hand_off).  */
+  if (!forced)
+    check (c.ret == -1 && c.err == EAGAIN && calls == 0,
+	   "a callback with no worker to run it fails with EAGAIN, and the"
+	   " poller does not run it");
+  if (!forced)
+    {
+      /* Once a worker can be started again, the same call works.  */
+      struct client c2 = { &s, 0, 0, 0 };
+      client_fn (&c2);
+      check (c2.ret == 5 && c2.err == 0 && calls == 1,
+	     "after an EAGAIN for want of a worker, the next call is served");
+    }
   GOMP_PLUGIN_host_service_shutdown (s.server);
   sim_stop (&s);
   libgomp_host_unregister ("count");

@@ -41,6 +41,7 @@ extern void GOMP_target_rev (const char *, int, size_t, void **, size_t *,
 			     unsigned short *);
 extern void gomp_target_rev_map_add (int, uintptr_t, uintptr_t, uintptr_t);
 extern void gomp_target_rev_map_remove (int, uintptr_t, uintptr_t);
+extern int gomp_target_rev_present (int, uintptr_t, size_t, void **);
 
 static int failures, checks;
 
@@ -2177,6 +2178,83 @@ rev_present_dev_fn (void *p)
   return NULL;
 }
 
+/* The device-address index of reverse offload (target-rev-map.c) with
+   many items: 10^5 mapped, then unmapped in the order of mapping (before
+   the index was hashed, each removal searched from the newest entry and
+   moved every later one: quadratic, about 10 s here, all of it with the
+   device's lock held); then adds and removes in a pseudo-random order
+   against a model of what is mapped, every item looked up by device
+   address at the end.  */
+
+static void
+test_target_rev_index (void)
+{
+  enum { TID = REV_TID + 5, N = 100000, ROUNDS = 400000 };
+  static unsigned char mapped[N];
+  const uintptr_t host0 = 0x10000000, dev0 = 0x900000000ULL;
+  struct timespec t0, t1;
+  double ms;
+  unsigned x = 12345;
+  int i, bad = 0, n_mapped = 0;
+
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  for (i = 0; i < N; i++)
+    gomp_target_rev_map_add (TID, host0 + 64 * i, host0 + 64 * i + 48,
+			     dev0 + 64 * i);
+  for (i = 0; i < N; i++)
+    gomp_target_rev_map_remove (TID, host0 + 64 * i, host0 + 64 * i + 48);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+  for (i = 0; i < N; i += 997)
+    {
+      void *h = (void *) 1;
+      if (gomp_target_rev_present (TID, dev0 + 64 * i, 4, &h) != 0
+	  || h != NULL)
+	bad++;
+    }
+  check (bad == 0 && ms < 2000,
+	 "reverse offload index: %d items mapped, then unmapped in the order"
+	 " of mapping (%.0f ms, %d still found)", N, ms, bad);
+
+  for (i = 0; i < ROUNDS; i++)
+    {
+      int k;
+      x = x * 1103515245u + 12345u;
+      k = (x >> 8) % (N / 10);
+      if (mapped[k])
+	{
+	  gomp_target_rev_map_remove (TID, host0 + 64 * k,
+				      host0 + 64 * k + 48);
+	  n_mapped--;
+	}
+      else
+	{
+	  gomp_target_rev_map_add (TID, host0 + 64 * k, host0 + 64 * k + 48,
+				   dev0 + 64 * k);
+	  n_mapped++;
+	}
+      mapped[k] ^= 1;
+    }
+  for (i = 0; i < N / 10; i++)
+    {
+      void *h = (void *) 1;
+      void *want = mapped[i] ? (void *) (host0 + 64 * i + 8) : NULL;
+      if (gomp_target_rev_present (TID, dev0 + 64 * i + 8, 40, &h) != 0
+	  || h != want)
+	bad++;
+      /* Past the item's end: never found.  */
+      if (gomp_target_rev_present (TID, dev0 + 64 * i + 8, 41, &h) != 0
+	  || h != NULL)
+	bad++;
+    }
+  check (bad == 0, "reverse offload index: %d random adds and removes,"
+	 " then every item looked up (%d mapped, %d wrong)", ROUNDS,
+	 n_mapped, bad);
+  for (i = 0; i < N / 10; i++)
+    if (mapped[i])
+      gomp_target_rev_map_remove (TID, host0 + 64 * i, host0 + 64 * i + 48);
+}
+
 static void
 test_target_rev_present (void)
 {
@@ -2289,6 +2367,7 @@ main (int argc, char **argv)
   test_host_calls (max);
   test_target_rev (max);
   test_target_rev_present ();
+  test_target_rev_index ();
   test_big_single (0, 64);
   test_big_single (1, 64);
   test_big_single (4096, 64);

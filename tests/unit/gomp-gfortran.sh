@@ -112,4 +112,27 @@ for ml in . mgomp; do
   else
     fail "$ml: device exit (STOP) closes units or waits for their locks"
   fi
+  # It also flushes the device's C streams (a program that prints with
+  # printf too), under the same bounded try-locks: stdio's setup and
+  # stream-table locks are only tried, and no stdio function that locks
+  # a FILE and waits for it (fflush, newlib's exit flush) is called.
+  # A second exiting thread waits, by the clock, for the first one
+  # (whose identity it compares with its own) instead of ending the
+  # program at once.
+  ptx=$(nvptx-none-ar p "$lib" device-runtime.o 2>/dev/null)
+  if echo "$ptx" | grep -q '__lock___sinit_recursive_mutex' \
+     && echo "$ptx" | grep -q '__lock___sfp_recursive_mutex' \
+     && echo "$ptx" | grep -q '__nvptx_exit_flush' \
+     && ! echo "$rt" | grep -q 'call[^,]*\(fflush\|_fflush_r\|_fwalk\|__sinit\|__sfp_lock\|_flockfile\)'; then
+    pass "$ml: device exit (STOP) flushes C streams under trylocks"
+  else
+    fail "$ml: device exit (STOP) does not flush C streams, or waits for their locks"
+  fi
+  if echo "$rt" | grep -q '__gomp_nvptx_thread_self' \
+     && echo "$ptx" | grep -q '%globaltimer' \
+     && echo "$ptx" | grep -q 'ld.volatile'; then
+    pass "$ml: a second device exit waits, bounded, for the first"
+  else
+    fail "$ml: a second device exit does not wait for the first"
+  fi
 done

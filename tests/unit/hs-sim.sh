@@ -62,13 +62,15 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 # The device's exit while a host thread is blocked in a Fortran READ
 # (tests/sim/exit-fortran.c): the host's Fortran units are flushed
-# without waiting for the one the READ holds.
+# without waiting for the one the READ holds; then with flushing threads
+# that cannot be created (thread creation is wrapped), and two devices
+# exiting at once, each within the one deadline.
 fc=${HOST_FC:-gfortran-12}
 if command -v "$fc" > /dev/null 2>&1 \
    && "$fc" -O2 -c "$TOP/tests/sim/exit-fortran.f90" -o "$work/exit-fortran.o" \
 	> "$work/build-exit-fortran.log" 2>&1; then
   srcs="$TOP/tests/sim/exit-fortran.c $hs_srcs $work/exit-fortran.o -lgfortran"
-  run exit-fortran 0 -O2
+  run exit-fortran 0 -O2 -Wl,--wrap=pthread_create
 else
   echo "UNSUPPORTED: sim exit with a Fortran READ blocked ($fc cannot compile it)"
 fi

@@ -33,15 +33,23 @@
      up (io/unit.c calls it), once per loaded image, whichever thread
      comes first; the others wait for it.
    - exit is what the full runtime calls (STOP, ERROR STOP, runtime
-     errors): it flushes what the device's units hold, closes and frees
-     nothing (other threads may be writing to them), and then ends the
-     whole program through the host with the status (libgomp's
-     __gomp_host_exit).
+     errors, the EXIT intrinsic).  The build compiles the I/O library
+     and this file with -Dexit=_gfortrani_device_exit
+     (build-aux/build-libgfortran-nvptx.sh), so the function defined
+     below as exit is _gfortrani_device_exit, and newlib's exit, which
+     would end only the calling thread, is never called by libgfortran.
+     It flushes what the device's units and the device's C streams
+     hold, closes and frees nothing (other threads may be writing to
+     them), and then ends the whole program through the host with the
+     status (libgomp's __gomp_host_exit).
    - There is no backtrace on the device, and no program arguments.  */
 
 #include "libgfortran.h"
 #include "io.h"
 #include "unix.h"
+#include <stdio.h>
+#include <sys/lock.h>
+#include <sys/reent.h>
 
 extern void device_init (void);
 internal_proto (device_init);
@@ -49,6 +57,10 @@ internal_proto (device_init);
 /* Ends the program through the host with STATUS: in libgomp.a for nvptx
    (config/nvptx/posix-io.c).  */
 extern void __gomp_host_exit (int) __attribute__ ((noreturn));
+
+/* The identity of the calling device thread (libgomp's
+   config/nvptx/stdio-lock.c).  */
+extern unsigned long long __gomp_nvptx_thread_self (void);
 
 /* 0: not set up; 1: set up.  */
 static int device_ready;
@@ -91,7 +103,9 @@ device_init (void)
      unit whose lock another thread keeps past the deadline is skipped,
      and what that thread's unfinished statement wrote may be lost.
      Every finished WRITE statement has already flushed its unit on the
-     device (io/transfer.c, patches/libgfortran-0001-nvptx-io.patch).
+     device (io/transfer.c, patches/libgfortran-0001-nvptx-io.patch);
+   - then the device's C streams (a program that also uses printf in
+     its target regions): see device_flush_c_streams.
 
    The locks are newlib's recursive locks keyed by thread
    (config/nvptx/stdio-lock.c in libgomp), so a thread that ends in the
@@ -102,13 +116,31 @@ device_init (void)
    unit lock cannot run while this lane retries, so the unit is skipped
    once the deadline passes; with independent thread scheduling the
    sibling may finish its statement and let go, and the unit is flushed.
-   Either way the call ends.  Only the first thread to get here flushes:
-   a second (or a recursive call from an I/O error during the flush) goes
-   to the host at once.  */
+   Either way the call ends.
+
+   Only the first thread to get here flushes.  A recursive call (an I/O
+   error during the flush) goes to the host at once.  Any other thread
+   waits until the first one has flushed, or its deadline has passed, and
+   then goes to the host too (whose first EXIT flushes the host's
+   streams and ends the process: host-service-ops.c, hs_do_exit); going
+   at once could end the process while the first one still flushes.
+   That wait is also bounded by the waiting thread's own clock, since
+   the first one may never run while it waits: with pre-Volta
+   convergence, when both are lanes of one warp and the warp runs the
+   waiting side of the branch first.  Then the first one's flush is lost
+   (the host ends the process before the warp comes back to it), but the
+   program still ends, with the waiting thread's status.  */
 
 #define DEVICE_EXIT_LOCK_NS 200000000ull	/* 0.2 s in all.  */
+/* How long a second exiting thread waits at most, from its own start:
+   the first one's flushing time and some more for reaching it.  */
+#define DEVICE_EXIT_WAIT_NS (DEVICE_EXIT_LOCK_NS + 100000000ull)
 
-static int device_exiting;
+/* The thread that flushes (__gomp_nvptx_thread_self), 0 before any;
+   its deadline, 0 until it is set; whether it has finished.  */
+static unsigned long long device_exiter;
+static uint64_t device_exit_deadline;
+static int device_exit_flushed;
 
 static uint64_t
 device_clock_ns (void)
@@ -116,6 +148,30 @@ device_clock_ns (void)
   uint64_t t;
   __asm__ volatile ("mov.u64 %0, %%globaltimer;" : "=r" (t));
   return t;
+}
+
+/* Loads that reach memory on every call: GCC 12 emits a plain ld for
+   atomic loads, which may keep returning a line cached in L1 while
+   another multiprocessor changes the word.  (The wait below ends by its
+   own clock anyway; these let it end as soon as the first thread is
+   done.)  */
+
+static inline int
+device_ld_s32 (const int *p)
+{
+  int v;
+  __asm__ volatile ("ld.volatile.u32 %0, [%1];" : "=r" (v) : "r" (p)
+		    : "memory");
+  return v;
+}
+
+static inline uint64_t
+device_ld_u64 (const uint64_t *p)
+{
+  uint64_t v;
+  __asm__ volatile ("ld.volatile.u64 %0, [%1];" : "=r" (v) : "r" (p)
+		    : "memory");
+  return v;
 }
 
 /* Take M, trying until DEADLINE: nonzero if taken.  */
@@ -149,19 +205,129 @@ device_flush_units (gfc_unit *u, uint64_t deadline)
     }
 }
 
+/* The device's C streams (newlib).  newlib's own exit flushes them
+   through __nvptx_exit_flush (patches/newlib-0002-nvptx-threads.patch:
+   set by __sinit once stdio is in use), which is fflush of every stream:
+   it waits for each stream's lock, input streams too, without bound (a
+   device thread blocked in fgets on stdin holds stdin's lock for as long
+   as the host has no input).  It is not called here.  Instead, with
+   the same bounded try-locks as the units:
+
+   - __sinit's lock, so that stdio's setup is complete (__sinit sets
+     __nvptx_exit_flush before it sets the list of streams up), else
+     nothing is flushed;
+   - the table of streams (__sfp's lock), so that the list of blocks of
+     FILEs is seen whole; without it, only the first block (stdin, stdout,
+     stderr, which never moves) is walked;
+   - each stream open for writing, under its own lock: what its buffer
+     holds is written through the stream's own write function, as fflush
+     would, and the buffer emptied.  A stream another thread keeps locked
+     past the deadline is skipped; input streams are never locked.
+
+   Only __nvptx_exit_flush and the locks are referred to, never a stdio
+   function, so a program whose device code has no stdio links none.  */
+
+extern void (*__nvptx_exit_flush) (void);
+extern struct __lock __lock___sinit_recursive_mutex;
+extern struct __lock __lock___sfp_recursive_mutex;
+
+static int
+device_c_trylock_until (_LOCK_T l, uint64_t deadline)
+{
+  while (!__retarget_lock_try_acquire_recursive (l))
+    if (device_clock_ns () >= deadline)
+      return 0;
+  return 1;
+}
+
+static void
+device_flush_c_stream (FILE *fp, uint64_t deadline)
+{
+  int locked = !(fp->_flags2 & __SNLK);
+  unsigned char *p;
+  int n;
+
+  /* Free (0), being allocated (1), closed (-1), or input only.  */
+  if (fp->_flags == 0 || fp->_flags == 1 || fp->_file == -1
+      || !(fp->_flags & __SWR))
+    return;
+  if (locked
+      && (fp->_lock == NULL || !device_c_trylock_until (fp->_lock, deadline)))
+    return;
+  /* Again under the lock: another thread may have closed it.  */
+  p = fp->_bf._base;
+  if (fp->_flags != 0 && fp->_flags != 1 && (fp->_flags & __SWR)
+      && p != NULL && fp->_write != NULL)
+    {
+      n = fp->_p - p;
+      fp->_p = p;
+      fp->_w = fp->_flags & (__SLBF | __SNBF) ? 0 : fp->_bf._size;
+      while (n > 0)
+	{
+	  int t = fp->_write (_REENT, fp->_cookie, (const char *) p, n);
+	  if (t <= 0)
+	    {
+	      fp->_flags |= __SERR;
+	      break;
+	    }
+	  p += t;
+	  n -= t;
+	}
+    }
+  if (locked)
+    __retarget_lock_release_recursive (fp->_lock);
+}
+
+static void
+device_flush_c_streams (uint64_t deadline)
+{
+  struct _glue *g;
+  int whole;
+
+  if (__atomic_load_n (&__nvptx_exit_flush, __ATOMIC_ACQUIRE) == NULL
+      || !device_c_trylock_until (&__lock___sinit_recursive_mutex,
+				  deadline))
+    return;
+  whole = device_c_trylock_until (&__lock___sfp_recursive_mutex, deadline);
+  for (g = &_GLOBAL_REENT->__sglue; g != NULL; g = whole ? g->_next : NULL)
+    for (int i = 0; i < g->_niobs && g->_iobs != NULL; i++)
+      device_flush_c_stream (&g->_iobs[i], deadline);
+  if (whole)
+    __retarget_lock_release_recursive (&__lock___sfp_recursive_mutex);
+  __retarget_lock_release_recursive (&__lock___sinit_recursive_mutex);
+}
+
 void
 exit (int status)
 {
-  if (__atomic_load_n (&device_ready, __ATOMIC_ACQUIRE)
-      && __atomic_exchange_n (&device_exiting, 1, __ATOMIC_ACQ_REL) == 0)
+  unsigned long long self = __gomp_nvptx_thread_self (), first = 0;
+  uint64_t start = device_clock_ns ();
+
+  if (__atomic_compare_exchange_n (&device_exiter, &first, self, 0,
+				   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     {
-      uint64_t deadline = device_clock_ns () + DEVICE_EXIT_LOCK_NS;
-      if (device_trylock_until (&unit_lock, deadline))
+      uint64_t deadline = start + DEVICE_EXIT_LOCK_NS;
+      __atomic_store_n (&device_exit_deadline, deadline, __ATOMIC_RELEASE);
+      if (__atomic_load_n (&device_ready, __ATOMIC_ACQUIRE)
+	  && device_trylock_until (&unit_lock, deadline))
 	{
 	  device_flush_units (unit_root, deadline);
 	  __gthread_mutex_unlock (&unit_lock);
 	}
+      device_flush_c_streams (deadline);
+      __atomic_store_n (&device_exit_flushed, 1, __ATOMIC_RELEASE);
     }
+  else if (first != self)
+    /* Another thread flushes: wait for it, never past its deadline nor
+       past this thread's own bound.  */
+    for (;;)
+      {
+	uint64_t now = device_clock_ns ();
+	uint64_t d = device_ld_u64 (&device_exit_deadline);
+	if (device_ld_s32 (&device_exit_flushed)
+	    || (d != 0 && now >= d) || now - start >= DEVICE_EXIT_WAIT_NS)
+	  break;
+      }
   __gomp_host_exit (status);
 }
 

@@ -8,8 +8,10 @@
    16, item 4, the lookup waited for it and the program stopped after 5 s
    saying "the mappings of device 0 stay locked").  The target region
    keeps running regions until 20 of them ran while the other thread was
-   inside an update (at most 3 s).  Without a GPU everything runs on the
-   host and the updates do nothing: it passes trivially.  */
+   inside an update (at most 3 s).  At the end the device's copy of the
+   updated array is read back and must hold what the updater last sent.
+   Without a GPU everything runs on the host and the updates do nothing:
+   it passes trivially.  */
 
 /* { dg-do run } */
 
@@ -57,7 +59,7 @@ host_visit (int *a, int r, int on_dev, int *more)
 int
 main (void)
 {
-  int arr[N] = { 0 }, other[N] = { 0 };
+  int arr[N] = { 0 }, other[N] = { 0 }, sent[N];
   int regions = 0, seen = 0, on_dev = 0, updates = 0, stop = 0;
   int nthreads = 0, i, sum = 0, ok;
 
@@ -92,7 +94,8 @@ main (void)
     else
       while (!__atomic_load_n (&stop, __ATOMIC_ACQUIRE))
 	{
-	  other[updates % N] = updates;
+	  /* Never 0, the value the device's copy starts with.  */
+	  other[updates % N] = updates + 1;
 	  __atomic_store_n (&updating, 1, __ATOMIC_RELEASE);
 #pragma omp target update to(other)
 	  __atomic_store_n (&updating, 0, __ATOMIC_RELEASE);
@@ -102,13 +105,35 @@ main (void)
 	}
   }
 
+  /* What the updater last sent: element J holds K + 1 for the last
+     update K with K % N == J, or 0.  */
+  for (i = 0; i < N; i++)
+    sent[i] = updates > i ? (updates - 1 - (updates - 1 - i) % N) + 1 : 0;
+  ok = 1;
+  for (i = 0; i < N; i++)
+    ok &= other[i] == sent[i];
+  /* On a GPU the device's copy must hold it too: overwrite the host's
+     array and copy the device's back.  Had the updates not reached the
+     device, its copy would still be the zeros of "enter data" (or an
+     older state) and the check would fail.  In host fallback there is no
+     other copy: "target update" does nothing and the host's array is
+     the one the check above read.  */
+  if (on_dev)
+    {
+      for (i = 0; i < N; i++)
+	other[i] = -1;
+#pragma omp target update from(other)
+      for (i = 0; i < N; i++)
+	ok &= other[i] == sent[i];
+    }
+  if (!ok)
+    printf ("no: the device's copy of the updated array is wrong\n");
+
 #pragma omp target exit data map(release: arr, other)
   for (i = 0; i < N; i++)
     sum += arr[i];
   /* Every region changed the host's original (present: not copied).  */
-  ok = regions > 0 && seen == regions && sum == regions;
-  /* The updater's last write, which it sent to the device.  */
-  ok &= updates == 0 || other[(updates - 1) % N] == updates - 1;
+  ok &= regions > 0 && seen == regions && sum == regions;
   if (on_dev)
     {
       printf ("device: %d regions, %d while the other thread was in a"

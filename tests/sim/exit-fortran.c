@@ -56,14 +56,6 @@ static pthread_t main_thread;
 static void *(*worker_fn) (void *), *(*c_fn) (void *);
 static double first_try;
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int
 __wrap_pthread_create (pthread_t *t, const pthread_attr_t *a,
 		       void *(*fn) (void *), void *arg)
@@ -80,9 +72,9 @@ __wrap_pthread_create (pthread_t *t, const pthread_attr_t *a,
 	  if (c_fn == NULL)
 	    {
 	      c_fn = fn;
-	      first_try = now ();
+	      first_try = sim_now ();
 	    }
-	  fail = (mode == LATE && now () - first_try < 0.05)
+	  fail = (mode == LATE && sim_now () - first_try < 0.05)
 		 || (mode == NO_C && fn == c_fn) || mode == NONE;
 	}
     }
@@ -181,8 +173,8 @@ run (int m)
       exiter_fn (&x[0]);
       _exit (91);
     }
-  t0 = now ();
-  while (pid > 0 && now () - t0 < 10)
+  t0 = sim_now ();
+  while (pid > 0 && sim_now () - t0 < 10)
     {
       pid_t w = waitpid (pid, &status, WNOHANG);
       if (w == pid)
@@ -194,7 +186,7 @@ run (int m)
 	break;
       usleep (10000);
     }
-  t = now () - t0;
+  t = sim_now () - t0;
   if (pid > 0 && !ended)
     {
       kill (pid, SIGKILL);

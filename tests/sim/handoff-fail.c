@@ -66,14 +66,6 @@ late_shutdown_fn (void *arg)
   return NULL;
 }
 
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 int
 __wrap_pthread_create (pthread_t *t, const pthread_attr_t *a,
 		       void *(*fn) (void *), void *arg)
@@ -94,10 +86,10 @@ __wrap_pthread_mutex_lock (pthread_mutex_t *m)
   if (m == watch_lock && __atomic_load_n (&inject, __ATOMIC_SEQ_CST) == 2
       && pthread_equal (pthread_self (), failed_on))
     {
-      double t0 = now ();
+      double t0 = sim_now ();
       __atomic_store_n (&inject, 3, __ATOMIC_SEQ_CST);
       while (__atomic_load_n (&inject, __ATOMIC_SEQ_CST) == 3
-	     && now () - t0 < 10)
+	     && sim_now () - t0 < 10)
 	usleep (1000);
     }
   if (m == late_lock && pthread_equal (pthread_self (), main_thread)
@@ -174,9 +166,9 @@ test_late_handoff (void)
   late_lock = &s->lock;
   __atomic_store_n (&late_armed, 1, __ATOMIC_SEQ_CST);
   gomp_hs_poll_once (s);
-  t0 = now ();
+  t0 = sim_now ();
   while ((seq = __atomic_load_n (&p->rep.seq, __ATOMIC_ACQUIRE)) != 1
-	 && now () - t0 < 2)
+	 && sim_now () - t0 < 2)
     usleep (1000);
   info = p->rep.info;
   printf ("note: late hand-off: %s\n", __atomic_load_n (&late_armed,
@@ -243,9 +235,9 @@ main (void)
   __atomic_store_n (&inject, 1, __ATOMIC_SEQ_CST);
   pthread_create (&t, NULL, client_fn, &c);
 
-  t0 = now ();
+  t0 = sim_now ();
   while ((st = __atomic_load_n (&inject, __ATOMIC_SEQ_CST)) != 3
-	 && !__atomic_load_n (&c.done, __ATOMIC_SEQ_CST) && now () - t0 < 10)
+	 && !__atomic_load_n (&c.done, __ATOMIC_SEQ_CST) && sim_now () - t0 < 10)
     usleep (1000);
   if (st == 3)
     {
@@ -253,15 +245,15 @@ main (void)
 	 back: shut down now, and let the device read what it gets.  */
       forced = 1;
       GOMP_PLUGIN_host_service_shutdown (s.server);
-      t0 = now ();
-      while (!__atomic_load_n (&c.done, __ATOMIC_SEQ_CST) && now () - t0 < 10)
+      t0 = sim_now ();
+      while (!__atomic_load_n (&c.done, __ATOMIC_SEQ_CST) && sim_now () - t0 < 10)
 	usleep (1000);
     }
   __atomic_store_n (&inject, forced ? 4 : 0, __ATOMIC_SEQ_CST);
   pthread_join (t, NULL);
   /* Give a second reply, if one comes, the time to come.  */
-  t0 = now ();
-  while (!__atomic_load_n (&calls, __ATOMIC_SEQ_CST) && now () - t0 < 1)
+  t0 = sim_now ();
+  while (!__atomic_load_n (&calls, __ATOMIC_SEQ_CST) && sim_now () - t0 < 1)
     usleep (1000);
   usleep (100000);
 

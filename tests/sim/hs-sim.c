@@ -572,14 +572,6 @@ blocked_fn (void *arg)
   return NULL;
 }
 
-static double
-sim_now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void *
 watchdog_fn (void *arg)
 {

@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include "libgomp-plugin.h"
 #include "host-service.h"
 
@@ -63,6 +64,15 @@ hs_pause (unsigned *backoff)
 }
 
 #include "host-service-client.h"
+
+/* Seconds on CLOCK_MONOTONIC.  */
+static inline double
+sim_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 /* One simulated device: a region, its server, the device-side state.  */
 struct sim

@@ -16,7 +16,11 @@
      fwrite MB/s, fread MB/s    one 256 MiB fwrite from device memory to a
 				file on tmpfs, and its fread back;
      empty target region        the launch of an empty region of this
-				image (which uses host services; us).
+				image (which uses host services; us);
+     first call after idle      a null call after a second without calls
+				(us), against a warm one;
+     call from every SM after idle  the same from one thread per
+				multiprocessor at once (the slowest, us).
 
    The same source is the LLVM peer's workload (bench/make-llvm-peer.sh
    builds it with clang-19 and LLVM's GPU libc, with HS_BENCH_LLVM
@@ -123,6 +127,52 @@ main (int argc, char **argv)
   printf ("bench: null-call all SMs %.3f us\n", t / (CALLS / 4) * 1e6);
   printf ("bench: null-call all SMs rate %.0f calls/s\n",
 	  (double) sms * 8 * (CALLS / 4) / t);
+
+  /* After a quiet second on the device: the first call's round trip
+     against a warm one (the host's poller sleeps between its scans
+     meanwhile), from one thread, then from one thread per multiprocessor
+     at once (the slowest of them).  */
+  {
+    double warm = 0, cold = 0, worst = 0;
+#pragma omp target map(from: warm, cold) map(tofrom: bad)
+    {
+      double w0, w1, i0;
+      for (int i = 0; i < 100; i++)
+	bad += NULL_CALL ();
+      w0 = omp_get_wtime ();
+      for (int i = 0; i < 100; i++)
+	bad += NULL_CALL ();
+      w1 = omp_get_wtime ();
+      warm = (w1 - w0) / 100;
+      i0 = omp_get_wtime ();
+      while (omp_get_wtime () - i0 < 1.0)
+	;
+      w0 = omp_get_wtime ();
+      bad += NULL_CALL ();
+      cold = omp_get_wtime () - w0;
+    }
+    printf ("bench: first call after idle %.1f us (warm %.2f us)\n",
+	    cold * 1e6, warm * 1e6);
+#pragma omp target teams num_teams(sms) thread_limit(1) \
+		   map(tofrom: worst, bad)
+#pragma omp parallel num_threads(1)
+    {
+      double i0 = omp_get_wtime (), c0, c;
+      int b;
+      while (omp_get_wtime () - i0 < 1.0)
+	;
+      c0 = omp_get_wtime ();
+      b = NULL_CALL ();
+      c = omp_get_wtime () - c0;
+#pragma omp atomic
+      bad += b;
+#pragma omp critical
+      if (c > worst)
+	worst = c;
+    }
+    printf ("bench: call from every SM after idle %.1f us (slowest)\n",
+	    worst * 1e6);
+  }
 
   /* fprintf: each team opens the file for appending, unbuffered, and its
      threads share the stream.  */

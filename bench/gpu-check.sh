@@ -212,6 +212,18 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
   stock=$(LD_LIBRARY_PATH="$here/stock-lib" timeout 120 "$here/gpu-launch-stock.exe" \
 	  | sed -n 's/^launch: empty target region \([0-9.]*\) us$/\1/p')
   echo "bench: launch without host services: ours ${ours:-?} us, Debian's libgomp ${stock:-?} us"
+  # Asynchronous OpenACC kernels that never call the host, in an image
+  # with host services (a stream callback ends each launch's bracket) and
+  # in one without.
+  acc_hs=$(timeout 120 "$here/gpu-acc-async-hs.exe" | sed -n 's/^bench: acc async kernel \([0-9.]*\) us.*/\1/p')
+  acc_no=$(timeout 120 "$here/gpu-acc-async.exe" | sed -n 's/^bench: acc async kernel \([0-9.]*\) us.*/\1/p')
+  echo "bench: acc async kernel: ${acc_hs:-?} us with host services, ${acc_no:-?} us without"
+  if test -n "$acc_hs" && test -n "$acc_no"; then
+    passed "OpenACC async kernels ran, with and without host services"
+    awk -v a="$acc_hs" -v b="$acc_no" 'BEGIN { if (b > 0) printf "ratio: acc async kernel, host services / none %.2f\n", a / b }'
+  else
+    failed "OpenACC async kernels (with: ${acc_hs:-failed}, without: ${acc_no:-failed})"
+  fi
   # Ratios and the goals of issue 8.
   call=$(sed -n 's/^bench: null-call 1 thread \([0-9.]*\) us$/\1/p' "$work/bench.out")
   fw=$(sed -n 's/^bench: fwrite MB\/s \([0-9.]*\) MB\/s.*/\1/p' "$work/bench.out")

@@ -25,20 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "sim-client.h"
+#include "slow-fs.h"
 #include "gomp-host-services.h"
 
 #define ROUNDS 200000
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* Baseline 1: ping-pong on one cache line between two threads.  */
 
@@ -67,14 +61,14 @@ pingpong_ns (void)
   double t0;
   ping = pong = 0;
   pthread_create (&t, NULL, ponger, NULL);
-  t0 = now ();
+  t0 = sim_now ();
   for (i = 1; i <= ROUNDS; i++)
     {
       __atomic_store_n (&ping, i, __ATOMIC_RELEASE);
       while (__atomic_load_n (&pong, __ATOMIC_ACQUIRE) != i)
 	;
     }
-  t0 = now () - t0;
+  t0 = sim_now () - t0;
   pthread_join (t, NULL);
   return t0 / ROUNDS * 1e9;
 }
@@ -89,10 +83,10 @@ memcpy_bps (size_t n, size_t chunk)
   size_t off;
   memset (a, 1, n);
   memset (b, 0, chunk);
-  t0 = now ();
+  t0 = sim_now ();
   for (off = 0; off < n; off += chunk)
     memcpy (b, a + off, n - off < chunk ? n - off : chunk);
-  t0 = now () - t0;
+  t0 = sim_now () - t0;
   __asm__ volatile ("" : : "r" (b) : "memory");
   free (a);
   free (b);
@@ -208,6 +202,198 @@ control_path_loads (unsigned buf)
   sim_stop (&s);
 }
 
+/* The extra latency of the first call after a quiet second, against a
+   warm call, the median of a few; and what the idle poller costs
+   meanwhile (the process's CPU time while the client sleeps: the poller
+   is the only thread that runs).  */
+
+static void
+idle_wakeup (void)
+{
+  struct sim s;
+  int32_t err;
+  double warm, cold[5], cpu = 0, t0, t1;
+  struct timespec c0, c1;
+  int i, j;
+  sim_start (&s, 64, 4096, "all");
+  for (i = 0; i < 1000; i++)
+    lp_small (&s);
+  t0 = sim_now ();
+  for (i = 0; i < 20000; i++)
+    lp_small (&s);
+  warm = (sim_now () - t0) / 20000;
+  for (i = 0; i < 5; i++)
+    {
+      clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c0);
+      t0 = sim_now ();
+      usleep (1000000);
+      clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &c1);
+      t1 = sim_now ();
+      cpu += ((c1.tv_sec - c0.tv_sec) + (c1.tv_nsec - c0.tv_nsec) * 1e-9)
+	     / (t1 - t0);
+      sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_MONOTONIC, 0, 0, NULL, 0,
+		NULL, 0, NULL, &err);
+      cold[i] = sim_now () - t1;
+    }
+  sim_stop (&s);
+  for (i = 0; i < 5; i++)
+    for (j = i + 1; j < 5; j++)
+      if (cold[j] < cold[i])
+	{
+	  double x = cold[i];
+	  cold[i] = cold[j];
+	  cold[j] = x;
+	}
+  printf ("first call after idle: %.1f us (warm %.0f ns)\n",
+	  (cold[2] - warm) * 1e6, warm * 1e9);
+  printf ("idle poller: %.1f %% of a core while a kernel runs without"
+	  " calling\n", cpu / 5 * 100);
+}
+
+/* Small writes, as printf makes them: to a pipe (a FIFO whose reader
+   drains it) against a regular file, through one port.  */
+
+static volatile int drain_stop;
+
+static void *
+drain_fn (void *arg)
+{
+  char buf[65536];
+  int fd = *(int *) arg;
+  while (read (fd, buf, sizeof buf) > 0)
+    ;
+  return NULL;
+}
+
+static double
+small_writes_ns (struct sim *s, int64_t fd, int n)
+{
+  unsigned char b[64];
+  int32_t err;
+  int i;
+  double t0;
+  memset (b, 'x', sizeof b);
+  for (i = 0; i < n / 10; i++)
+    sim_call (s, GOMP_HS_OP_WRITE, fd, 0, 0, b, sizeof b, NULL, 0, NULL,
+	      &err);
+  t0 = sim_now ();
+  for (i = 0; i < n; i++)
+    sim_call (s, GOMP_HS_OP_WRITE, fd, 0, 0, b, sizeof b, NULL, 0, NULL,
+	      &err);
+  return (sim_now () - t0) / n * 1e9;
+}
+
+static void
+pipe_writes (void)
+{
+  struct sim s;
+  char dir[] = "/tmp/hs-bench-XXXXXX", fifo[64], file[64];
+  int32_t err;
+  int64_t ffd, pfd;
+  int rfd;
+  pthread_t t;
+  double file_ns, pipe_ns;
+  if (mkdtemp (dir) == NULL)
+    return;
+  snprintf (fifo, sizeof fifo, "%s/fifo", dir);
+  snprintf (file, sizeof file, "%s/file", dir);
+  mkfifo (fifo, 0600);
+  rfd = open (fifo, O_RDONLY | O_NONBLOCK);
+  fcntl (rfd, F_SETFL, 0);
+  sim_start (&s, 1, 4096, "all");
+  pfd = sim_call (&s, GOMP_HS_OP_OPEN, O_WRONLY, 0, 0, fifo,
+		  strlen (fifo) + 1, NULL, 0, NULL, &err);
+  ffd = sim_call (&s, GOMP_HS_OP_OPEN, O_WRONLY | O_CREAT | O_TRUNC, 0600, 0,
+		  file, strlen (file) + 1, NULL, 0, NULL, &err);
+  pthread_create (&t, NULL, drain_fn, &rfd);
+  file_ns = small_writes_ns (&s, ffd, 20000);
+  pipe_ns = small_writes_ns (&s, pfd, 20000);
+  sim_call (&s, GOMP_HS_OP_CLOSE, pfd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  sim_call (&s, GOMP_HS_OP_CLOSE, ffd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  pthread_join (t, NULL);
+  close (rfd);
+  sim_stop (&s);
+  unlink (fifo);
+  unlink (file);
+  rmdir (dir);
+  printf ("write to a pipe: %.0f ns (%.2f x regular file, %.0f ns)\n",
+	  pipe_ns, pipe_ns / file_ns, file_ns);
+}
+
+/* A read of a file on a slow file system (slow-fs.h) waits SLOW_MS on
+   one port: are calls on another port served meanwhile?  */
+
+#define SLOW_MS 100
+
+struct slow_read
+{
+  struct sim *s;
+  int64_t fd;
+  volatile int done;
+};
+
+static void *
+slow_read_fn (void *arg)
+{
+  struct slow_read *r = arg;
+  char b[64];
+  int32_t err;
+  sim_client_id = 0;
+  sim_call (r->s, GOMP_HS_OP_READ, r->fd, sizeof b, 0, NULL, 0, b, sizeof b,
+	    NULL, &err);
+  __atomic_store_n (&r->done, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void
+slow_fs (void)
+{
+  struct sim s;
+  char dir[] = "/tmp/hs-bench-XXXXXX", path[64];
+  struct slow_read r;
+  pthread_t t;
+  int32_t err;
+  int fd;
+  unsigned served = 0;
+  double t0;
+  if (mkdtemp (dir) == NULL)
+    return;
+  snprintf (path, sizeof path, "%s/slowfs-file", dir);
+  fd = open (path, O_CREAT | O_WRONLY, 0600);
+  if (fd < 0 || write (fd, "0123456789", 10) != 10)
+    return;
+  close (fd);
+  sim_start (&s, 2, 4096, "all");
+  slow_fs_ms = SLOW_MS;
+  r.s = &s;
+  r.done = 0;
+  r.fd = sim_call (&s, GOMP_HS_OP_OPEN, O_RDONLY, 0, 0, path,
+		   strlen (path) + 1, NULL, 0, NULL, &err);
+  pthread_create (&t, NULL, slow_read_fn, &r);
+  usleep (SLOW_MS * 1000 / 5);
+  sim_client_id = 1;
+  t0 = sim_now ();
+  while (!__atomic_load_n (&r.done, __ATOMIC_ACQUIRE) && sim_now () - t0 < 5)
+    {
+      struct gomp_hs_timespec ts;
+      double c0 = sim_now ();
+      sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_MONOTONIC, 0, 0, NULL, 0,
+		&ts, sizeof ts, NULL, &err);
+      /* Served, and promptly, while the read waits.  */
+      if (!__atomic_load_n (&r.done, __ATOMIC_ACQUIRE)
+	  && sim_now () - c0 < SLOW_MS * 1e-3 / 4)
+	served++;
+    }
+  pthread_join (t, NULL);
+  sim_call (&s, GOMP_HS_OP_CLOSE, r.fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  slow_fs_ms = 0;
+  sim_stop (&s);
+  unlink (path);
+  rmdir (dir);
+  printf ("slow file system: other ports served while one call waits %d ms:"
+	  " %s (%u calls)\n", SLOW_MS, served >= 10 ? "yes" : "no", served);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -232,16 +418,16 @@ main (int argc, char **argv)
   /* Warm up, then measure.  */
   for (i = 0; i < 1000; i++)
     sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  t0 = now ();
+  t0 = sim_now ();
   for (i = 0; i < ROUNDS / 4; i++)
     sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  call_ns = (now () - t0) / (ROUNDS / 4) * 1e9;
+  call_ns = (sim_now () - t0) / (ROUNDS / 4) * 1e9;
   pp_ns = pingpong_ns ();
 
-  t0 = now ();
+  t0 = sim_now ();
   r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, data, bytes, NULL, 0, NULL,
 		&err);
-  hs_bps = bytes / (now () - t0);
+  hs_bps = bytes / (sim_now () - t0);
   mc_bps = memcpy_bps (bytes, buf);
   sim_stop (&s);
 
@@ -258,6 +444,9 @@ main (int argc, char **argv)
 	  " baseline memcpy %.1f MB/s; ratio %.3f\n", bytes, buf,
 	  hs_bps / 1e6, mc_bps / 1e6, hs_bps / mc_bps);
   control_path_loads (buf);
+  idle_wakeup ();
+  pipe_writes ();
+  slow_fs ();
   free (data);
   return 0;
 }

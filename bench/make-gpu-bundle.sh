@@ -97,6 +97,13 @@ printf '%s\n' "hs-stuck-gpu: ended" > "$bundle/tests/hs-stuck-gpu.expect"
   "$top/tests/offload/hs-oacc-lanes-printf.c" -o "$bundle/hs-oacc-lanes-printf.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
+# Asynchronous OpenACC kernels in an image with host services and in one
+# without.
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  -DHS_ACC_HOST_SERVICES "$top/bench/gpu-acc-async.c" \
+  -o "$bundle/gpu-acc-async-hs.exe"
+"$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \
+  "$top/bench/gpu-acc-async.c" -o "$bundle/gpu-acc-async.exe"
 # The benchmark's baselines: the physical limits through the CUDA driver
 # API (PTX from nvcc), and launches of an image without host services
 # under this libgomp and under Debian's own (stock-lib/).

@@ -5,7 +5,9 @@ top=$1 gcc_src=$2 work=$3
 shift 3
 cc=${HOST_CC:-gcc-12}
 mkdir -p "$work"
-"$cc" -O2 -pthread -I"$top/tests/sim" -I"$top/libgomp" \
+# slow-fs.h: reads and closes of files named slowfs-* are slow.
+"$cc" -O2 -pthread -Wl,--wrap=fstatfs,--wrap=read,--wrap=close \
+  -I"$top/tests/sim" -I"$top/libgomp" \
   -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" \
   "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" \
   "$top/libgomp/host-service-ops.c" "$top/libgomp/host-service-fd.c" \

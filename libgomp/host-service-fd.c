@@ -36,9 +36,19 @@
    carries on with the file it started with, which the host closes when
    the last call using it ends.
 
-   Each entry also says whether I/O on it may block indefinitely (pipes,
-   FIFOs, terminals, sockets, character devices other than the memory
-   devices): such I/O is served off the poller thread.
+   Each entry also says how I/O on it may block (hs_fd_kind): until a
+   peer moves (pipes, FIFOs, terminals, sockets, character devices other
+   than the memory devices: HS_FD_STREAM), for as long as a file server
+   takes (regular files and directories on file systems that are not
+   known to be local: NFS, SMB, Lustre, GPFS, FUSE...: HS_FD_REMOTE), or
+   not for long (HS_FD_LOCAL).  Calls that may block are served off the
+   poller thread, so a stalled reader or file server never holds up the
+   other ports.  A write to a pipe, FIFO, terminal or socket is first
+   tried on the poller without blocking (gomp_hs_fd_write_nb): for pipes,
+   FIFOs and terminals through a second, non-blocking open file
+   description of the same object (the descriptor's own description is
+   the host program's too, and its O_NONBLOCK must not change), for
+   sockets with MSG_DONTWAIT; only what does not fit goes to a worker.
 
    PATHS.  Every path the device names is resolved here.  Magic links
    (/proc/PID/fd/N, /dev/fd/N, /proc/PID/cwd, ...) are never followed,
@@ -69,6 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -95,26 +106,98 @@
 struct hs_fd
 {
   int hfd;			/* The host's descriptor.  */
+  int nbfd;			/* Non-blocking description for writes, or -1.  */
   int refs;			/* The table's, and calls'.  FD_LOCK.  */
   unsigned char std;		/* 0, 1 or 2: never closed by us.  */
-  unsigned char may_block;
+  unsigned char kind;		/* HS_FD_LOCAL, _STREAM or _REMOTE.  */
+  unsigned char sock;		/* A socket: MSG_DONTWAIT for NBFD.  */
   unsigned char closed;		/* Already closed by gomp_hs_fd_close.  */
 };
 
-/* Whether I/O on HFD may block indefinitely.  */
+/* Whether F_TYPE, a file system's magic number from fstatfs, is one whose
+   files live on this machine.  A list of the local ones, not of the
+   remote ones: a file system this does not know (a new network or FUSE
+   file system) is served as possibly slow, which costs a hand-off per
+   call, never a stalled poller.  Overlay counts as local: container
+   roots are overlays of local file systems.  */
 
 static int
-hs_fd_blocking_kind (int hfd)
+hs_fs_is_local (unsigned long f_type)
+{
+  static const unsigned long local[] = {
+    0xef53,		/* ext2, ext3, ext4.  */
+    0x58465342,		/* XFS.  */
+    0x9123683e,		/* Btrfs.  */
+    0x01021994,		/* tmpfs.  */
+    0x858458f6,		/* ramfs.  */
+    0x958458f6,		/* hugetlbfs.  */
+    0xf2f52010,		/* F2FS.  */
+    0x2fc12fc1,		/* ZFS.  */
+    0xca451a4e,		/* bcachefs.  */
+    0x794c7630,		/* overlayfs.  */
+    0x73717368,		/* squashfs.  */
+    0x00009660,		/* ISO 9660.  */
+    0x4d44,		/* FAT.  */
+    0x2011bab0,		/* exFAT.  */
+    0x5346544e,		/* NTFS.  */
+    0x3153464a,		/* JFS.  */
+    0x52654973,		/* ReiserFS.  */
+    0x3434,		/* NILFS.  */
+    0x62656572,		/* sysfs.  */
+    0x64626720,		/* debugfs.  */
+    0x27e0eb,		/* cgroup.  */
+    0x63677270,		/* cgroup2.  */
+    0xcafe4a11,		/* bpf.  */
+  };
+  size_t i;
+  for (i = 0; i < sizeof local / sizeof local[0]; i++)
+    if ((f_type & 0xffffffffUL) == local[i])
+      return 1;
+  return 0;
+}
+
+/* How I/O on HFD may block (HS_FD_*); *SOCK gets whether it is a socket.  */
+
+static int
+hs_fd_kind (int hfd, unsigned char *sock)
 {
   struct stat st;
+  struct statfs sf;
+  *sock = 0;
   if (fstat (hfd, &st) != 0)
-    return 0;
-  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode) || S_ISBLK (st.st_mode))
-    return 0;
+    return HS_FD_LOCAL;
+  if (S_ISREG (st.st_mode) || S_ISDIR (st.st_mode))
+    return (fstatfs (hfd, &sf) == 0 && !hs_fs_is_local (sf.f_type)
+	    ? HS_FD_REMOTE : HS_FD_LOCAL);
+  if (S_ISBLK (st.st_mode))
+    return HS_FD_LOCAL;
   /* /dev/null, /dev/zero, /dev/full, /dev/urandom: the memory devices.  */
   if (S_ISCHR (st.st_mode) && major (st.st_rdev) == 1)
-    return 0;
-  return 1;
+    return HS_FD_LOCAL;
+  *sock = S_ISSOCK (st.st_mode) != 0;
+  return HS_FD_STREAM;
+}
+
+/* A second, non-blocking open file description of the pipe, FIFO or
+   terminal HFD, writable, for the poller's attempts; or -1.  Opening
+   /proc/self/fd/N makes a new description of the same pipe or terminal
+   (not so for sockets, and other character devices are not reopened:
+   opening one may act on the device).  Where /proc is missing, or the
+   thread is confined by Landlock (a worker that opens a FIFO under a
+   root), there is none and every write goes to a worker, as before.  */
+
+static int
+hs_fd_open_nb (int hfd)
+{
+  struct stat st;
+  char path[32];
+  int fl = fcntl (hfd, F_GETFL);
+  if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat (hfd, &st) != 0)
+    return -1;
+  if (!S_ISFIFO (st.st_mode) && !(S_ISCHR (st.st_mode) && isatty (hfd)))
+    return -1;
+  snprintf (path, sizeof path, "/proc/self/fd/%d", hfd);
+  return open (path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 }
 
 static struct hs_fd *
@@ -126,7 +209,8 @@ hs_fd_new (int hfd, int std)
   e->hfd = hfd;
   e->refs = 1;
   e->std = std;
-  e->may_block = hs_fd_blocking_kind (hfd);
+  e->kind = hs_fd_kind (hfd, &e->sock);
+  e->nbfd = e->kind == HS_FD_STREAM && !e->sock ? hs_fd_open_nb (hfd) : -1;
   e->closed = 0;
   return e;
 }
@@ -155,19 +239,32 @@ gomp_hs_fd_init (struct gomp_host_service *s)
   return 1;
 }
 
-static void
-hs_fd_release (struct gomp_host_service *s, struct hs_fd *e)
+/* Drop a reference to E; the caller holds FD_LOCK.  Returns E if that
+   was the last one: the caller then closes and frees it with
+   hs_fd_destroy once it has let go of FD_LOCK, since a close may take as
+   long as a file server takes (NFS writes back on close), and every
+   call's lookup takes FD_LOCK.  */
+
+static struct hs_fd *
+hs_fd_unref (struct gomp_host_service *s, struct hs_fd *e)
 {
-  if (--e->refs == 0)
-    {
-      if (!e->std)
-	{
-	  if (!e->closed)
-	    close (e->hfd);
-	  s->open_fds--;
-	}
-      free (e);
-    }
+  if (--e->refs != 0)
+    return NULL;
+  if (!e->std)
+    s->open_fds--;
+  return e;
+}
+
+static void
+hs_fd_destroy (struct hs_fd *e)
+{
+  if (e == NULL)
+    return;
+  if (!e->std && !e->closed)
+    close (e->hfd);
+  if (e->nbfd >= 0)
+    close (e->nbfd);
+  free (e);
 }
 
 /* Close every descriptor the device opened, now or, for those that
@@ -177,18 +274,21 @@ void
 gomp_hs_fd_close_all (struct gomp_host_service *s)
 {
   int i;
-  pthread_mutex_lock (&s->fd_lock);
   for (i = 0; i < s->n_fds; i++)
-    if (s->fds[i])
-      {
-	struct hs_fd *e = s->fds[i];
-	s->fds[i] = NULL;
-	if (!e->std)
-	  gomp_debug (0, "host-service: closing device fd %d (host fd %d)%s\n",
-		      i, e->hfd, e->refs > 1 ? " when its calls end" : "");
-	hs_fd_release (s, e);
-      }
-  pthread_mutex_unlock (&s->fd_lock);
+    {
+      struct hs_fd *e, *d = NULL;
+      pthread_mutex_lock (&s->fd_lock);
+      if ((e = s->fds[i]) != NULL)
+	{
+	  s->fds[i] = NULL;
+	  if (!e->std)
+	    gomp_debug (0, "host-service: closing device fd %d (host fd %d)%s\n",
+			i, e->hfd, e->refs > 1 ? " when its calls end" : "");
+	  d = hs_fd_unref (s, e);
+	}
+      pthread_mutex_unlock (&s->fd_lock);
+      hs_fd_destroy (d);
+    }
 }
 
 /* Free the table, empty by now.  */
@@ -222,11 +322,13 @@ gomp_hs_fd_get (struct gomp_host_service *s, int64_t fd)
 void
 gomp_hs_fd_put (struct gomp_host_service *s, struct hs_fd *e)
 {
+  struct hs_fd *d;
   if (e == NULL)
     return;
   pthread_mutex_lock (&s->fd_lock);
-  hs_fd_release (s, e);
+  d = hs_fd_unref (s, e);
   pthread_mutex_unlock (&s->fd_lock);
+  hs_fd_destroy (d);
 }
 
 int
@@ -242,9 +344,31 @@ gomp_hs_fd_std (const struct hs_fd *e)
 }
 
 int
-gomp_hs_fd_may_block (const struct hs_fd *e)
+gomp_hs_fd_kind (const struct hs_fd *e)
 {
-  return e->may_block;
+  return e->kind;
+}
+
+/* Whether gomp_hs_fd_write_nb can try a write to E.  */
+
+int
+gomp_hs_fd_can_write_nb (const struct hs_fd *e)
+{
+  return e->kind == HS_FD_STREAM && (e->nbfd >= 0 || e->sock);
+}
+
+/* Write up to N bytes at P to E without blocking: what write does, with
+   EAGAIN where it would block.  */
+
+ssize_t
+gomp_hs_fd_write_nb (const struct hs_fd *e, const void *p, size_t n)
+{
+  if (e->sock)
+    return send (e->hfd, p, n, MSG_DONTWAIT);
+  if (e->nbfd >= 0)
+    return write (e->nbfd, p, n);
+  errno = EAGAIN;
+  return -1;
 }
 
 /* Record host descriptor HFD as the lowest free device descriptor and
@@ -296,7 +420,7 @@ gomp_hs_fd_add (struct gomp_host_service *s, int hfd)
 int
 gomp_hs_fd_close (struct gomp_host_service *s, int64_t fd)
 {
-  struct hs_fd *e;
+  struct hs_fd *e, *d = NULL;
   int r = 0;
   if (fd < 0 || fd > INT32_MAX || (fd > 2 && s->policy < HS_POLICY_READONLY))
     {
@@ -314,15 +438,19 @@ gomp_hs_fd_close (struct gomp_host_service *s, int64_t fd)
   if (!e->std)
     {
       s->fds[fd] = NULL;
-      if (e->refs == 1)
-	{
-	  /* Nobody else uses it: close now, and report how it went.  */
-	  r = close (e->hfd);
-	  e->closed = 1;
-	}
-      hs_fd_release (s, e);
+      d = hs_fd_unref (s, e);
     }
   pthread_mutex_unlock (&s->fd_lock);
+  if (d != NULL)
+    {
+      /* Nobody else uses it: close now, and report how it went.  */
+      int err;
+      r = close (d->hfd);
+      err = errno;
+      d->closed = 1;
+      hs_fd_destroy (d);
+      errno = err;
+    }
   return r;
 }
 

@@ -70,6 +70,13 @@ enum hs_in_kind
 #define HS_OP_BLOCKS	1u	/* May block: always off the poller.  */
 #define HS_OP_FD_IO	2u	/* May block when its descriptor may.  */
 #define HS_OP_FD	4u	/* ARG0 is a descriptor, looked up once.  */
+#define HS_OP_FD_META	8u	/* May block when its descriptor is on a
+				   remote file system.  */
+
+/* How I/O on a device descriptor may block (host-service-fd.c).  */
+#define HS_FD_LOCAL	0	/* Not for long: local files, memory devices.  */
+#define HS_FD_STREAM	1	/* Until a peer moves: pipes, terminals...  */
+#define HS_FD_REMOTE	2	/* As long as a file server takes.  */
 
 struct gomp_host_service;
 struct hs_ctx;
@@ -111,6 +118,10 @@ struct hs_ctx
   int ended;			/* Result final (a stream ended early).  */
   int more_out;			/* READ: another block may follow.  */
   struct hs_fd *fd;		/* The call's descriptor, looked up once.  */
+  /* WRITE on the poller: try without blocking (gomp_hs_do_write); the
+     attempt left the rest of the round to a worker; a worker is to
+     finish such a round (gomp_hs_resume).  */
+  unsigned char try_nb, deferred, resume;
 
   /* The reply to the round just processed, until it is written.  */
   uint32_t r_flags, r_len;
@@ -137,6 +148,7 @@ struct gomp_host_service
 				   (GOMP_PLUGIN_host_service_device).  */
   uint32_t nports, buf_size;
   size_t staging;
+  unsigned long poll_sleep_us;	/* GOMP_HOST_SERVICES_POLL_SLEEP.  */
   enum hs_policy policy;
   struct hs_ctx *ctx;
 
@@ -190,9 +202,17 @@ extern unsigned long gomp_hs_env_ulong (const char *, unsigned long,
 extern int gomp_hs_round_may_block (struct gomp_host_service *,
 				    struct hs_ctx *,
 				    const struct gomp_hs_request *);
+/* What gomp_hs_round_may_block says of a round.  */
+#define HS_ROUND_POLLER	0	/* Serve it on the poller.  */
+#define HS_ROUND_WORKER	1	/* Hand it to a worker.  */
+#define HS_ROUND_TRY	2	/* A write: try it on the poller without
+				   blocking, hand the rest to a worker.  */
 extern int gomp_hs_round (struct gomp_host_service *, struct hs_ctx *,
 			  const struct gomp_hs_request *,
 			  const unsigned char *);
+extern int gomp_hs_resume (struct gomp_host_service *, struct hs_ctx *);
+extern int gomp_hs_give_up_deferred (struct gomp_host_service *,
+				     struct hs_ctx *, int);
 extern void gomp_hs_fail_round (struct hs_ctx *, const struct gomp_hs_request *,
 				int);
 extern void gomp_hs_write_reply (struct gomp_host_service *, uint32_t,
@@ -215,6 +235,7 @@ extern void gomp_hs_release_stage (struct gomp_host_service *,
 				   struct hs_ctx *);
 extern void gomp_hs_result (struct hs_ctx *, int64_t);
 extern void gomp_hs_fail (struct hs_ctx *, int);
+extern void gomp_hs_end_stream (struct hs_ctx *, size_t, int);
 
 /* host-service-fd.c.  */
 extern int gomp_hs_fd_init (struct gomp_host_service *);
@@ -224,7 +245,10 @@ extern struct hs_fd *gomp_hs_fd_get (struct gomp_host_service *, int64_t);
 extern void gomp_hs_fd_put (struct gomp_host_service *, struct hs_fd *);
 extern int gomp_hs_fd_host (const struct hs_fd *);
 extern int gomp_hs_fd_std (const struct hs_fd *);
-extern int gomp_hs_fd_may_block (const struct hs_fd *);
+extern int gomp_hs_fd_kind (const struct hs_fd *);
+extern int gomp_hs_fd_can_write_nb (const struct hs_fd *);
+extern ssize_t gomp_hs_fd_write_nb (const struct hs_fd *, const void *,
+				    size_t);
 extern int gomp_hs_fd_add (struct gomp_host_service *, int);
 extern int gomp_hs_fd_close (struct gomp_host_service *, int64_t);
 extern int gomp_hs_path_init (struct gomp_host_service *);

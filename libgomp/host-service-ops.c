@@ -44,6 +44,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,9 +81,14 @@ static void hs_do_ftruncate (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_exit (struct gomp_host_service *, struct hs_ctx *);
 static void hs_do_target_rev (struct gomp_host_service *, struct hs_ctx *);
 
+/* B: always on a worker; F: I/O on a descriptor, on a worker when the
+   descriptor is a stream or on a remote file system; D: ARG0 is a
+   descriptor; M: on a worker when the descriptor is on a remote file
+   system (host-service-fd.c).  */
 #define B HS_OP_BLOCKS
 #define F (HS_OP_FD_IO | HS_OP_FD)
 #define D HS_OP_FD
+#define M HS_OP_FD_META
 
 /* The op table: every opcode of host-service.h, in order.  */
 const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
@@ -90,15 +96,15 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
   [GOMP_HS_OP_NONE]	= { NULL, HS_IN_NONE, HS_POLICY_OFF, 0, NULL },
   [GOMP_HS_OP_OPEN]	= { "open", HS_IN_PATH, HS_POLICY_READONLY, B,
 			    hs_do_open },
-  [GOMP_HS_OP_CLOSE]	= { "close", HS_IN_NONE, HS_POLICY_STDIO, 0,
+  [GOMP_HS_OP_CLOSE]	= { "close", HS_IN_NONE, HS_POLICY_STDIO, M,
 			    hs_do_close },
   [GOMP_HS_OP_READ]	= { "read", HS_IN_NONE, HS_POLICY_STDIO, F,
 			    gomp_hs_do_read },
   [GOMP_HS_OP_WRITE]	= { "write", HS_IN_STREAM, HS_POLICY_STDIO, F,
 			    gomp_hs_do_write },
-  [GOMP_HS_OP_LSEEK]	= { "lseek", HS_IN_NONE, HS_POLICY_STDIO, D,
+  [GOMP_HS_OP_LSEEK]	= { "lseek", HS_IN_NONE, HS_POLICY_STDIO, D | M,
 			    hs_do_lseek },
-  [GOMP_HS_OP_FSTAT]	= { "fstat", HS_IN_NONE, HS_POLICY_STDIO, D,
+  [GOMP_HS_OP_FSTAT]	= { "fstat", HS_IN_NONE, HS_POLICY_STDIO, D | M,
 			    hs_do_fstat },
   [GOMP_HS_OP_STAT]	= { "stat", HS_IN_PATH, HS_POLICY_READONLY, B,
 			    hs_do_stat },
@@ -133,6 +139,7 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
 #undef B
 #undef F
 #undef D
+#undef M
 
 const char *
 gomp_hs_op_name (uint32_t op)
@@ -268,6 +275,37 @@ hs_do_close (struct gomp_host_service *s, struct hs_ctx *c)
   gomp_hs_result (c, gomp_hs_fd_close (s, c->arg[0]));
 }
 
+/* A stream call (READ, WRITE) in C ends early, after N more bytes, with
+   error ERR: what was moved so far is its result, as a short read(2) or
+   write(2) is; if nothing was, it fails with ERR.  */
+
+void
+gomp_hs_end_stream (struct hs_ctx *c, size_t n, int err)
+{
+  c->done += n;
+  c->ended = 1;
+  if (c->done > 0)
+    {
+      c->ret = c->done;
+      c->err = 0;
+    }
+  else
+    gomp_hs_fail (c, err);
+}
+
+/* The N bytes at the start of C's stage are written: drop them.  */
+
+static void
+hs_written (struct hs_ctx *c, size_t n)
+{
+  c->done += n;
+  if (n > 0 && n < c->stage_len)
+    memmove (c->stage, c->stage + n, c->stage_len - n);
+  c->stage_len -= n;
+  c->ret = c->done;
+  c->err = 0;
+}
+
 /* READ: read up to the staging size at a time; the rounds send it.  */
 
 void
@@ -288,7 +326,7 @@ gomp_hs_do_read (struct gomp_host_service *s, struct hs_ctx *c)
       c->ended = 1;
       return;
     }
-  if (want && gomp_hs_fd_may_block (c->fd)
+  if (want && gomp_hs_fd_kind (c->fd) == HS_FD_STREAM
       && gomp_hs_wait_fd (s, hfd, POLLIN) != 0)
     r = -1;
   else
@@ -299,15 +337,7 @@ gomp_hs_do_read (struct gomp_host_service *s, struct hs_ctx *c)
   if (r < 0)
     {
       c->out_len = 0;
-      c->ended = 1;
-      if (c->done > 0)
-	{
-	  /* What was read so far is the result.  */
-	  c->ret = c->done;
-	  c->err = 0;
-	}
-      else
-	gomp_hs_fail (c, errno);
+      gomp_hs_end_stream (c, 0, errno);
       return;
     }
   c->out_len = r;
@@ -331,7 +361,8 @@ hs_write_all (struct gomp_host_service *s, struct hs_fd *e,
   while (*written < n)
     {
       ssize_t w;
-      if (gomp_hs_fd_may_block (e) && gomp_hs_wait_fd (s, hfd, POLLOUT) != 0)
+      if (gomp_hs_fd_kind (e) == HS_FD_STREAM
+	  && gomp_hs_wait_fd (s, hfd, POLLOUT) != 0)
 	return -1;
       w = write (hfd, p + *written, n - *written);
       if (w < 0 && errno == EINTR)
@@ -343,6 +374,42 @@ hs_write_all (struct gomp_host_service *s, struct hs_fd *e,
       *written += w;
     }
   return 0;
+}
+
+/* The poller's attempt at writing the stage of C without blocking
+   (C->TRY_NB: gomp_hs_round_may_block said so).  If not all of it could
+   be, what was written is counted in C->DONE and dropped from the stage,
+   and C->DEFERRED is set: a worker writes the rest (gomp_hs_resume).
+   An error fails the call as it fails a blocking write.  */
+
+static void
+hs_write_nb (struct hs_ctx *c)
+{
+  size_t n = 0;
+  ssize_t w = 0;
+  /* Output the host program left in stdout's buffer would have to be
+     flushed first, which may block; stdout's lock may be held by a host
+     thread blocked in a write.  __fpending takes no lock; a host thread
+     that writes meanwhile writes concurrently with the device anyway.  */
+  if (!(gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1
+	&& __fpending (stdout) != 0))
+    while (n < c->stage_len)
+      {
+	w = gomp_hs_fd_write_nb (c->fd, c->stage + n, c->stage_len - n);
+	if (w < 0 && errno == EINTR)
+	  continue;
+	if (w <= 0)
+	  break;
+	n += w;
+      }
+  if (n < c->stage_len && w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    {
+      /* A real error (EPIPE...): as from the blocking write.  */
+      gomp_hs_end_stream (c, n, errno);
+      return;
+    }
+  c->deferred = n < c->stage_len;
+  hs_written (c, n);
 }
 
 /* WRITE: called with the staged data when the stage is full and when the
@@ -363,28 +430,21 @@ gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
     }
   if (c->stage_len == 0 && c->in_total != 0)
     return;
+  /* Tried on the poller: only from hs_run, with all of the input staged
+     (gomp_hs_round_may_block), never for a flush that makes room.  */
+  if (c->try_nb && c->in_recv == c->in_total)
+    {
+      hs_write_nb (c);
+      return;
+    }
   /* Output the host program wrote before the kernel started (or since)
      comes first.  */
   if (gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1)
     fflush (stdout);
   if (hs_write_all (s, c->fd, c->stage, c->stage_len, &written) != 0)
-    {
-      int e = errno;
-      c->done += written;
-      c->ended = 1;
-      if (c->done > 0)
-	{
-	  c->ret = c->done;
-	  c->err = 0;
-	}
-      else
-	gomp_hs_fail (c, e);
-      return;
-    }
-  c->done += written;
-  c->stage_len = 0;
-  c->ret = c->done;
-  c->err = 0;
+    gomp_hs_end_stream (c, written, errno);
+  else
+    hs_written (c, written);
 }
 
 static void

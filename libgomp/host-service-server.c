@@ -24,15 +24,24 @@
    <http://www.gnu.org/licenses/>.  */
 
 /* Every region has one poller thread, started with the first kernel that
-   may call the host.  While such kernels run it scans the ports, sleeping
-   10 microseconds between scans until a request comes, spinning briefly
-   after each request and then backing off to sleeps again (up to 100
-   microseconds); while none runs it sleeps on a condition variable.  It makes no CUDA call and
-   never blocks: a round whose op may block (an open, a read from a pipe
-   or a terminal, an fsync, a user callback; host-service-ops.c says
-   which) goes to a worker thread, and the poller goes on serving the
-   other ports.  Workers are started on demand, up to one per port, so a
-   port blocked for good never holds up another.
+   may call the host.  While such kernels run it scans the ports: it
+   spins for a while after each request, then sleeps between scans,
+   GOMP_HOST_SERVICES_POLL_SLEEP microseconds (default 10) each time, with
+   its timer slack cut to a microsecond (Linux's default slack, 50
+   microseconds, would add that much to every sleep), so a call that comes
+   after a quiet spell waits about as long as one sleep, however long the
+   spell was (bench: "first call after idle").  The cost is the poller's
+   wake-ups, a few percent of one core while a kernel runs without calling
+   (bench: "idle poller"); the device has no way of waking a host thread.
+   While no kernel runs it sleeps on a condition variable.  It makes no
+   CUDA call and never blocks: a round whose op may block (an open, a read
+   from a pipe or a terminal, an fsync, a user callback, any call on a
+   file of a network file system; host-service-ops.c and
+   host-service-fd.c say which) goes to a worker thread, and the poller
+   goes on serving the other ports.  A write to a pipe or a terminal is
+   tried on the poller without blocking first, and only what does not fit
+   goes to a worker.  Workers are started on demand, up to one per port,
+   so a port blocked for good never holds up another.
 
    KERNELS.  The plugin brackets every launch of a kernel whose image uses
    host services with GOMP_PLUGIN_host_service_kernel_begin and
@@ -81,15 +90,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 /* How long shutdown lets busy workers finish their rounds.  */
 #define HS_SHUTDOWN_GRACE_MS	2000
 /* How often waits that give way to shutdown look at it.  */
 #define HS_WAIT_SLICE_MS	100
 /* The poller spins this many empty scans after a request, then sleeps
-   10 microseconds between scans, and 100 after HS_IDLE_LONG.  */
+   between scans.  */
 #define HS_IDLE_SLEEP		2000
-#define HS_IDLE_LONG		20000
+/* Its timer slack, nanoseconds.  */
+#define HS_POLL_SLACK_NS	1000
 
 /* The server whose worker this thread is, and the port it serves.  */
 static __thread struct gomp_host_service *hs_self;
@@ -209,9 +222,17 @@ hs_serve_handed (struct gomp_host_service *s, struct hs_ctx *c)
   if (mine)
     {
       hs_self_ctx = c;
-      over = gomp_hs_round (s, c, &c->req, c->inbuf);
+      if (c->resume)
+	{
+	  /* The rest of a write the poller began (hs_hand_off_rest).  */
+	  c->resume = 0;
+	  over = gomp_hs_resume (s, c);
+	}
+      else
+	over = gomp_hs_round (s, c, &c->req, c->inbuf);
       hs_self_ctx = NULL;
     }
+  c->resume = 0;
   pthread_mutex_lock (&s->reply_lock);
   mine = c->pending;
   if (mine && !s->detached)
@@ -403,6 +424,26 @@ hs_hand_off (struct gomp_host_service *s, uint32_t i,
   return ok;
 }
 
+/* Hand the rest of the write round SEQ of port I, which the poller began
+   without blocking and could not finish (C->DEFERRED: gomp_hs_do_write),
+   to a worker, which writes it and replies (gomp_hs_resume): the data is
+   in the context's stage already, not in the region.  Returns 1 if it
+   is queued, else minus the errno with which the poller ends the call
+   (gomp_hs_give_up_deferred: a short write, if anything was written).  */
+
+static int
+hs_hand_off_rest (struct gomp_host_service *s, uint32_t i, uint32_t seq)
+{
+  struct hs_ctx *c = &s->ctx[i];
+  int ok;
+  c->resume = 1;
+  ok = hs_enqueue (s, &s->pool[HS_POOL_FILES], c, seq);
+  if (ok > 0)
+    return 1;
+  c->resume = 0;
+  return ok < 0 ? -ECANCELED : -EAGAIN;
+}
+
 /* Serve every port the poller owns that has a request waiting.  Returns
    how many.  */
 
@@ -418,7 +459,7 @@ hs_poll_pass (struct gomp_host_service *s)
       struct hs_ctx *c = &s->ctx[i];
       struct gomp_hs_request r;
       uint32_t seq;
-      int over, handed = 0;
+      int over, handed = 0, where = HS_ROUND_POLLER;
       int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
       if (owner == HS_OWNER_WORKER)
 	continue;
@@ -447,7 +488,7 @@ hs_poll_pass (struct gomp_host_service *s)
       r.len = p->req.len;
       r.total = p->req.total;
       if ((closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
-	  || (gomp_hs_round_may_block (s, c, &r)
+	  || ((where = gomp_hs_round_may_block (s, c, &r)) == HS_ROUND_WORKER
 	      && (handed = hs_hand_off (s, i, &r, seq)) < 0))
 	{
 	  /* Shutting down: no new calls, and nothing more for workers
@@ -460,7 +501,17 @@ hs_poll_pass (struct gomp_host_service *s)
 	}
       if (handed > 0)
 	continue;
+      c->try_nb = where == HS_ROUND_TRY;
       over = gomp_hs_round (s, c, &r, (const unsigned char *) gomp_hs_buf (s, i));
+      c->try_nb = 0;
+      if (c->deferred)
+	{
+	  /* The write did not fit: a worker writes the rest.  */
+	  handed = hs_hand_off_rest (s, i, seq);
+	  if (handed > 0)
+	    continue;
+	  over = gomp_hs_give_up_deferred (s, c, -handed);
+	}
       gomp_hs_write_reply (s, i, c, seq);
       if (over)
 	gomp_hs_end_call (s, i, c);
@@ -501,6 +552,11 @@ hs_poller (void *arg)
 {
   struct gomp_host_service *s = arg;
   unsigned idle = 0;
+  struct timespec ts = { 0, (long) s->poll_sleep_us * 1000 };
+#ifdef PR_SET_TIMERSLACK
+  /* This thread only.  */
+  prctl (PR_SET_TIMERSLACK, HS_POLL_SLACK_NS, 0, 0, 0);
+#endif
   pthread_mutex_lock (&s->lock);
   for (;;)
     {
@@ -525,13 +581,13 @@ hs_poller (void *arg)
       pthread_mutex_unlock (&s->lock);
       if (hs_poll_pass (s))
 	idle = 0;
-      else if (++idle > HS_IDLE_SLEEP)
-	{
-	  struct timespec ts = { 0, idle > HS_IDLE_LONG ? 100000 : 10000 };
-	  nanosleep (&ts, NULL);
-	}
+      else if (idle > HS_IDLE_SLEEP)
+	nanosleep (&ts, NULL);
       else
-	hs_relax ();
+	{
+	  idle++;
+	  hs_relax ();
+	}
       pthread_mutex_lock (&s->lock);
     }
   pthread_mutex_unlock (&s->lock);

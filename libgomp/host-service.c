@@ -62,6 +62,9 @@
 #define HS_DEFAULT_PORTS	64
 #define HS_DEFAULT_BUF		4096
 #define HS_DEFAULT_STAGING	(1u << 20)
+/* Microseconds between the poller's scans while a kernel runs but makes
+   no calls (host-service-server.c).  */
+#define HS_DEFAULT_POLL_SLEEP	10
 #define HS_DEFAULT_STAGING_MAX	((size_t) 256 << 20)
 /* Largest input of a call that is gathered whole (a host call: its name
    and its buffer).  */
@@ -184,6 +187,7 @@ gomp_hs_reset_ctx (struct gomp_host_service *s, struct hs_ctx *c)
   c->done = 0;
   c->ended = 0;
   c->more_out = 0;
+  c->deferred = 0;
   /* Do not hold on to a big buffer between calls.  */
   if (c->stage_cap > 65536)
     gomp_hs_release_stage (s, c);
@@ -380,6 +384,38 @@ hs_input_round (struct gomp_host_service *s, struct hs_ctx *c,
       return 0;
     }
   hs_run (s, c);
+  /* A write the poller could not finish without blocking: a worker
+     writes the rest and replies (gomp_hs_resume).  */
+  if (c->deferred)
+    return 0;
+  return hs_reply_out (s, c);
+}
+
+/* Finish, on a worker, the round of the write in C that the poller
+   began and left (C->DEFERRED): write the rest of its stage, blocking as
+   a write does, and reply.  Returns whether the call is over.  */
+
+int
+gomp_hs_resume (struct gomp_host_service *s, struct hs_ctx *c)
+{
+  c->deferred = 0;
+  gomp_hs_do_write (s, c);
+  return hs_reply_out (s, c);
+}
+
+/* The rest of that round cannot go to a worker (none can be started:
+   ERR is EAGAIN; or shutdown: ECANCELED).  The poller must not block
+   on it: the call ends with what was written, a short write as POSIX
+   allows, or fails with ERR if nothing was.  Returns whether the call
+   is over (it is).  */
+
+int
+gomp_hs_give_up_deferred (struct gomp_host_service *s, struct hs_ctx *c,
+			  int err)
+{
+  c->deferred = 0;
+  c->stage_len = 0;
+  gomp_hs_end_stream (c, 0, err);
   return hs_reply_out (s, c);
 }
 
@@ -418,7 +454,10 @@ hs_round_runs_handler (struct gomp_host_service *s, struct hs_ctx *c,
 }
 
 /* Whether serving round R of port context C may block, and so must not
-   run on the poller.  */
+   run on the poller: HS_ROUND_POLLER, HS_ROUND_WORKER, or HS_ROUND_TRY
+   for the last input round of a write to a pipe, FIFO, terminal or
+   socket that the poller can try without blocking (all of its data in
+   the stage, so that no flush to make room comes first).  */
 
 int
 gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
@@ -426,29 +465,40 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
 {
   uint32_t op;
   const struct hs_op *o;
-  int blocks;
+  struct hs_fd *e;
+  int kind, first, ret = HS_ROUND_POLLER;
   if (!hs_request_ok (s, r))
-    return 0;
-  op = r->flags == GOMP_HS_REQ_FIRST ? r->op : c->op;
-  if (op == 0 || op >= GOMP_HS_OP_MAX
-      || (r->flags == GOMP_HS_REQ_CONT && r->op != c->op))
-    return 0;
+    return HS_ROUND_POLLER;
+  first = r->flags == GOMP_HS_REQ_FIRST;
+  op = first ? r->op : c->op;
+  if (op == 0 || op >= GOMP_HS_OP_MAX || (!first && r->op != c->op))
+    return HS_ROUND_POLLER;
   o = &gomp_hs_ops[op];
-  if (!(o->flags & (HS_OP_BLOCKS | HS_OP_FD_IO))
+  if (!(o->flags & (HS_OP_BLOCKS | HS_OP_FD_IO | HS_OP_FD_META))
       || !hs_round_runs_handler (s, c, r))
-    return 0;
+    return HS_ROUND_POLLER;
   if (o->flags & HS_OP_BLOCKS)
-    return 1;
-  if (r->flags == GOMP_HS_REQ_CONT)
-    return c->fd != NULL && gomp_hs_fd_may_block (c->fd);
+    return HS_ROUND_WORKER;
   /* A first round: the descriptor is looked up again when the call
-     starts; if it changed meanwhile, the worker copes just as well.  */
-  {
-    struct hs_fd *e = gomp_hs_fd_get (s, r->arg[0]);
-    blocks = e != NULL && gomp_hs_fd_may_block (e);
+     starts; if it changed meanwhile, the worker copes just as well, and
+     a write tried on the poller is tried on the descriptor the call
+     got.  */
+  e = first ? gomp_hs_fd_get (s, r->arg[0]) : c->fd;
+  kind = e != NULL ? gomp_hs_fd_kind (e) : HS_FD_LOCAL;
+  if (kind == HS_FD_REMOTE)
+    ret = HS_ROUND_WORKER;
+  else if (kind == HS_FD_STREAM && (o->flags & HS_OP_FD_IO))
+    {
+      uint64_t staged = (first ? 0 : c->stage_len) + r->len;
+      uint64_t recv = (first ? 0 : c->in_recv) + r->len;
+      ret = (op == GOMP_HS_OP_WRITE && gomp_hs_fd_can_write_nb (e)
+	     && recv == (first ? r->total : c->in_total)
+	     && staged <= s->staging
+	     ? HS_ROUND_TRY : HS_ROUND_WORKER);
+    }
+  if (first)
     gomp_hs_fd_put (s, e);
-  }
-  return blocks;
+  return ret;
 }
 
 /* Serve round R of the call in C, whose payload (R->len bytes) is at IN;
@@ -568,6 +618,8 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
   s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
 				     HS_DEFAULT_STAGING_MAX, s->staging,
 				     (size_t) 1 << 40);
+  s->poll_sleep_us = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_POLL_SLEEP",
+					HS_DEFAULT_POLL_SLEEP, 1, 100000);
   if (!gomp_hs_path_init (s))
     {
       gomp_hs_fd_close_all (s);

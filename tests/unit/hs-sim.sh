@@ -60,6 +60,18 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run handoff 0 -fsanitize=address,undefined -fno-omit-frame-pointer \
   -Wl,--wrap=pthread_create,--wrap=pthread_mutex_lock
 
+# What may block never stalls the poller (tests/sim/poller-blocking.c):
+# reads and closes of files on a slow file system (slow-fs.h wraps
+# fstatfs, read and close), a write to a pipe whose reader waits; the
+# pipe's data arrives whole and in order.  With ASan and UBSan, and with
+# ThreadSanitizer (the write's hand-off from the poller to a worker).
+srcs="$TOP/tests/sim/poller-blocking.c $hs_srcs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  run poller-asan 0 -fsanitize=address,undefined -fno-omit-frame-pointer \
+  -Wl,--wrap=fstatfs,--wrap=read,--wrap=close
+TSAN_OPTIONS=halt_on_error=1 \
+  run poller-tsan 0 -fsanitize=thread -Wl,--wrap=fstatfs,--wrap=read,--wrap=close
+
 # The device's exit while a host thread is blocked in a Fortran READ
 # (tests/sim/exit-fortran.c): the host's Fortran units are flushed
 # without waiting for the one the READ holds; then with flushing threads

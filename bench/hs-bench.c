@@ -17,6 +17,20 @@
    aside (host-service.h: the poll that sees the reply, then the reply
    block; two per round), for each kind of call.
 
+   And what the server's threads cost where the device cannot be faster
+   than the host lets it be:
+
+   first call after idle   the extra latency of a call made after a
+	       second without calls (the median of 5), against a warm call;
+   idle poller the CPU the poller takes meanwhile (the process's CPU
+	       time while the only client sleeps), in percent of a core;
+   write to a pipe  64-byte writes, as printf makes them, to a FIFO
+	       whose reader drains it, against the same writes to a
+	       regular file;
+   slow file system  whether calls on one port are served, promptly,
+	       while a read of a file on a slow file system waits on
+	       another (the stand-in of tests/sim/slow-fs.h).
+
    Usage: hs-bench [BYTES [BUF]]   (defaults: 64 MiB, 4096)  */
 
 #define _GNU_SOURCE 1

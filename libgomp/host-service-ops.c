@@ -96,7 +96,10 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
   [GOMP_HS_OP_NONE]	= { NULL, HS_IN_NONE, HS_POLICY_OFF, 0, NULL },
   [GOMP_HS_OP_OPEN]	= { "open", HS_IN_PATH, HS_POLICY_READONLY, B,
 			    hs_do_open },
-  [GOMP_HS_OP_CLOSE]	= { "close", HS_IN_NONE, HS_POLICY_STDIO, M,
+  /* A close may wait too: a socket's lingering, a terminal's output
+     draining, a network file system's write-back.  */
+  [GOMP_HS_OP_CLOSE]	= { "close", HS_IN_NONE, HS_POLICY_STDIO,
+			    HS_OP_FD_IO | M,
 			    hs_do_close },
   [GOMP_HS_OP_READ]	= { "read", HS_IN_NONE, HS_POLICY_STDIO, F,
 			    gomp_hs_do_read },

@@ -126,6 +126,10 @@ hs_usable (const struct gomp_hs_device *d)
 
 #define HS_BATCH 8
 
+#ifndef HS_DATA_USE
+#define HS_DATA_USE() ((void) 0)
+#endif
+
 /* Store V at P, which may be misaligned, without taking V's address (the
    batch of loads below stays in registers).  */
 
@@ -171,7 +175,11 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
   size_t i, k, w;
   const volatile uint64_t *s;
   for (; n && ((uintptr_t) src & 7); n--)
-    *dst++ = HS_LD8 (src++);
+    {
+      unsigned char b = HS_LD8 (src++);
+      HS_DATA_USE ();
+      *dst++ = b;
+    }
   w = n / 8;
   s = (const volatile uint64_t *) src;
   for (k = lane; k + (HS_BATCH - 1) * (size_t) nlanes < w;
@@ -184,15 +192,28 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
 #pragma GCC unroll 8
       for (j = 0; j < HS_BATCH; j++)
 	v[j] = HS_LD64 (s + k + j * (size_t) nlanes);
+      HS_DATA_USE ();
 #pragma GCC unroll 8
       for (j = 0; j < HS_BATCH; j++)
 	hs_put64 (dst + 8 * (k + j * (size_t) nlanes), v[j]);
     }
   for (; k < w; k += nlanes)
-    hs_put64 (dst + 8 * k, HS_LD64 (s + k));
+    {
+      uint64_t v = HS_LD64 (s + k);
+      HS_DATA_USE ();
+      hs_put64 (dst + 8 * k, v);
+    }
   for (i = 8 * w; i < n; i++)
-    dst[i] = HS_LD8 (src + i);
+    {
+      unsigned char b = HS_LD8 (src + i);
+      HS_DATA_USE ();
+      dst[i] = b;
+    }
 }
+
+#ifndef HS_COPY_OUT
+#define HS_COPY_OUT hs_copy_out
+#endif
 
 /* Port locks: atomics on the device's array of struct gomp_hs_port_state,
    in device memory.  One sweep looks at every port once, starting at
@@ -324,7 +345,7 @@ hs_scatter (uint32_t mask, struct hs_sink *sink, struct hs_cursor *at,
 	}
       a = hs_cursor_take (sink->seg, at, m, &p);
       if (a)
-	hs_copy_out (p, buf, a, lane, nlanes);
+	HS_COPY_OUT (p, buf, a, lane, nlanes);
       buf += a;
       m -= a;
       stored += a;

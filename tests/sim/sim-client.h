@@ -60,8 +60,9 @@ sim_data_load (const volatile void *p, unsigned size)
 }
 
 #define HS_DATA_USE() ((void) (sim_data_open = 0))
-#define HS_LD8(P) (sim_data_load ((P), 1), *(const volatile uint8_t *) (P))
 #define HS_LD64(P) (sim_data_load ((P), 8), *(const volatile uint64_t *) (P))
+#define HS_LD128(P, LO, HI) \
+  (sim_data_load ((P), 16), *(LO) = (P)[0], *(HI) = (P)[1])
 #define HS_ST8(P, V) (*(volatile uint8_t *) (P) = (V))
 #define HS_ST32(P, V) (*(volatile uint32_t *) (P) = (V))
 #define HS_ST64(P, V) (*(volatile uint64_t *) (P) = (V))

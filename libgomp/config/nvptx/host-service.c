@@ -71,15 +71,6 @@ struct gomp_hs_device __gomp_host_service = {
    keeps (GCC emits plain ld and st for C's volatile, and a plain load
    may be served from a stale L1 line).  */
 
-static inline uint8_t
-hs_ld8 (const volatile void *p)
-{
-  uint32_t v;
-  __asm__ volatile ("ld.volatile.u8 %0, [%1];" : "=r" (v) : "r" (p)
-		    : "memory");
-  return v;
-}
-
 static inline uint32_t
 hs_ld32 (const volatile void *p)
 {
@@ -96,6 +87,27 @@ hs_ld64 (const volatile void *p)
   __asm__ volatile ("ld.volatile.u64 %0, [%1];" : "=r" (v) : "r" (p)
 		    : "memory");
   return v;
+}
+
+/* The 16-byte forms, for aligned chunks: one access where two would be
+   two PCIe transactions (and, for loads, two registers' worth of the
+   thread's loads in flight for one instruction).  */
+
+static inline void
+hs_ld128 (const volatile void *p, uint64_t *lo, uint64_t *hi)
+{
+  uint64_t a, b;
+  __asm__ volatile ("ld.volatile.v2.u64 {%0, %1}, [%2];"
+		    : "=r" (a), "=r" (b) : "r" (p) : "memory");
+  *lo = a;
+  *hi = b;
+}
+
+static inline void
+hs_st128 (volatile void *p, uint64_t lo, uint64_t hi)
+{
+  __asm__ volatile ("st.volatile.v2.u64 [%0], {%1, %2};"
+		    : : "r" (p), "r" (lo), "r" (hi) : "memory");
 }
 
 static inline void
@@ -119,8 +131,9 @@ hs_st64 (volatile void *p, uint64_t v)
 		    : "memory");
 }
 
-#define HS_LD8(P) hs_ld8 (P)
 #define HS_LD64(P) hs_ld64 (P)
+#define HS_LD128(P, LO, HI) hs_ld128 ((P), (LO), (HI))
+#define HS_ST128(P, LO, HI) hs_st128 ((P), (LO), (HI))
 #define HS_ST8(P, V) hs_st8 ((P), (V))
 #define HS_ST32(P, V) hs_st32 ((P), (V))
 #define HS_ST64(P, V) hs_st64 ((P), (V))

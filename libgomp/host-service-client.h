@@ -48,6 +48,12 @@
      hs_lane_index ()        the calling lane's bit in that set;
      hs_vote (MASK, P)       the set of those clients for which P holds:
 			     waits until every lane of MASK is there;
+     hs_lock_try (P)         try to take the port lock *P (0 to 1):
+			     nonzero when taken, with acquire semantics
+			     towards the device's other threads;
+     hs_lock_free (P)        free it, with release semantics towards them
+			     (nvptx: relaxed atomics and membar.gl; see
+			     hs_port_sweep);
      hs_lock_peek (MASK, P)  load the port lock word *P past any cache
 			     that could hold a stale copy (nvptx:
 			     ld.volatile), the same value in all the
@@ -341,7 +347,21 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
    look again: the warps of one multiprocessor could then see every port
    busy for ever after other multiprocessors freed them.  The volatile
    load reads the word where the atomics act on it.  A stale "free" costs
-   only a failed compare-and-swap.  */
+   only a failed compare-and-swap.
+
+   The lock is taken with acquire and freed with release semantics at
+   the scope of the device (hs_lock_try, hs_lock_free; nvptx: membar.gl,
+   not membar.sys), which is all it orders: the port's sequence number in
+   struct gomp_hs_port_state, in device memory, and the copies of one
+   owner against the next one's.  It orders nothing towards the host:
+   everything an owner does in the region is finished before it frees the
+   lock.  Its stores reached the host before the host's last reply (they
+   come before DEV_SEQ, behind hs_publish's fence, and the host answered
+   only after seeing DEV_SEQ); its loads have returned their values,
+   which the copies have stored to the caller's memory, in device memory,
+   and the release orders those stores before the lock's.  The next
+   owner's first access to the region is a store, which the host reads
+   only after the next DEV_SEQ, behind hs_publish's fence again.  */
 
 static inline int
 hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
@@ -350,11 +370,8 @@ hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
   uint32_t k, i = *port;
   for (k = 0; k < n; k++)
     {
-      uint32_t z = 0;
       if (hs_lock_peek (mask, &ps[i].lock) == 0
-	  && __atomic_compare_exchange_n (&ps[i].lock, &z, 1, 0,
-					  __ATOMIC_ACQUIRE,
-					  __ATOMIC_RELAXED))
+	  && hs_lock_try (&ps[i].lock))
 	{
 	  *port = i;
 	  return 1;
@@ -367,7 +384,7 @@ hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
 static inline void
 hs_port_release (struct gomp_hs_port_state *ps, uint32_t i)
 {
-  __atomic_store_n (&ps[i].lock, 0, __ATOMIC_RELEASE);
+  hs_lock_free (&ps[i].lock);
 }
 
 /* Publish the request in port P as sequence number SEQ and wait for the

@@ -32,6 +32,16 @@ static __thread unsigned long sim_region_loads, sim_region_waits;
 #define hs_lanes(M) ((void) (M), 1u)
 #define hs_lane_index() 0u
 #define hs_vote(M, P) ((void) (M), (P) != 0)
+/* The port locks, with the acquire and release orders the device's
+   fences give them.  */
+static inline int
+hs_lock_try (uint32_t *p)
+{
+  uint32_t z = 0;
+  return __atomic_compare_exchange_n (p, &z, 1, 0, __ATOMIC_ACQUIRE,
+				      __ATOMIC_RELAXED);
+}
+#define hs_lock_free(P) __atomic_store_n ((P), 0, __ATOMIC_RELEASE)
 #define hs_lock_peek(M, P) ((void) (M), __atomic_load_n ((P), __ATOMIC_RELAXED))
 #define hs_copy_share(M, L, N) ((void) (M), *(L) = 0, *(N) = 1)
 /* The data path (host-service-client.h, DATA-PATH ROUNDS): every region

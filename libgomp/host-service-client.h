@@ -173,10 +173,11 @@ hs_usable (const struct gomp_hs_device *d)
    before the reply (or never), and which nobody writes while the client
    owns the port: reading them is harmless, and they are dropped.
 
-   With 32 lanes a batch moves 8 KiB, so any copy of up to a 4 KiB port
-   buffer is one round.  A single lane has HS_BATCH * 16 bytes in flight
-   per round; the registers bound that (a PTX thread has at most 255
-   32-bit registers, each chunk takes four), see HS_BATCH.
+   With 32 lanes a batch moves 4 KiB, so a copy of a whole 4 KiB port
+   buffer is one round (two if it does not start on a chunk).  A single
+   lane has HS_BATCH * 16 bytes in flight per round; the registers bound
+   that (a PTX thread has at most 255 32-bit registers, each chunk takes
+   four), see HS_BATCH.
 
    The stores go to the caller's memory, whose alignment is anything: a
    chunk that lands 8-byte aligned is two 8-byte stores, any other piece
@@ -200,28 +201,46 @@ hs_usable (const struct gomp_hs_device *d)
 #endif
 
 /* Chunks of the copy out of the region each lane loads before it uses
-   any: 256 bytes in flight per lane, 64 32-bit registers of the 255 a
-   PTX thread may have (the call's other state and the caller's live
-   values need the rest, and every kernel that may call the host pays for
-   them in occupancy).  */
+   any: 128 bytes in flight per lane, 32 of the 255 32-bit registers a
+   PTX thread may have.  The registers are the bound: every kernel that
+   may call the host is allocated what the deepest call needs, for all of
+   its threads, so they cost occupancy whether or not the kernel calls.
+   ptxas -v (CUDA 13, sm_90) for a kernel making one call through
+   gomp_hs_callv, default / -mgomp multilib: 90 / 128 registers with the
+   8-byte batches of 8 this replaced; 113 / 131 with 8 chunks; 154 / 174
+   with 16; 221 / 250 with 32.  A single lane would need 64 chunks
+   (1 KiB, all 256 registers) to read 4 KiB in 4 rounds: out of reach.
+   8 chunks let a warp of 32 lanes read 4 KiB in one round, and give one
+   lane twice what it had (4 KiB in 32 rounds, not 64).  */
 #ifndef HS_BATCH
-#define HS_BATCH 16
+#define HS_BATCH 8
 #endif
+
+/* Hide X's value from the compiler, at no cost: the addresses of a
+   batch's chunks are then computed one from the other, in one register,
+   not each from a constant multiple of the stride that the compiler
+   would otherwise keep in registers of its own for every chunk of the
+   unrolled batch (16 more 64-bit registers for each loop).  */
+#define HS_OPAQUE(X) __asm__ ("" : "+r" (X))
 
 typedef uint64_t hs_u64a __attribute__ ((may_alias));
 typedef uint32_t hs_u32a __attribute__ ((may_alias));
 typedef uint16_t hs_u16a __attribute__ ((may_alias));
 
-/* Store bytes I .. E - 1 (I < E <= 16) of the 16-byte chunk LO, HI
-   (little-endian) at P, where byte I goes, in the largest aligned pieces
-   that fit.  Out of line: only the pieces at either end of a copy, and
-   every chunk of a copy whose two sides are misaligned differently, come
-   here.  */
+/* Store the bytes of the 16-byte chunk LO, HI (little-endian) that
+   would go to PA .. PA + 15 and that are inside [DST, DST + N), in the
+   largest aligned pieces that fit.  Out of line: only the chunks at
+   either end of a copy, and every chunk of a copy whose two sides are
+   misaligned differently, come here.  */
 
 static __attribute__ ((noinline)) void
-hs_put_bytes (unsigned char *p, uint64_t lo, uint64_t hi, unsigned i,
-	      unsigned e)
+hs_put_bytes (unsigned char *dst, size_t n, uintptr_t pa, uint64_t lo,
+	      uint64_t hi)
 {
+  uintptr_t d = (uintptr_t) dst;
+  unsigned i = pa < d ? (unsigned) (d - pa) : 0;
+  unsigned e = pa + 16 > d + n ? (unsigned) (d + n - pa) : 16;
+  unsigned char *p = dst + (pa + i - d);
   while (i < e)
     {
       uint64_t x = (i == 0 ? lo
@@ -252,27 +271,6 @@ hs_put_bytes (unsigned char *p, uint64_t lo, uint64_t hi, unsigned i,
       p += s;
       i += s;
     }
-}
-
-/* Store the copy's bytes of chunk C (the 16 bytes at 16 * C from the
-   aligned chunk that holds the copy's first byte, which is OFF bytes into
-   it), LO and HI, into DST, the copy's N bytes.  */
-
-static inline void
-hs_put_chunk (unsigned char *dst, size_t n, unsigned off, size_t c,
-	      uint64_t lo, uint64_t hi)
-{
-  size_t b = 16 * c;
-  unsigned i = b < off ? off - (unsigned) b : 0;
-  unsigned e = b + 16 > off + n ? (unsigned) (off + n - b) : 16;
-  unsigned char *p = dst + (b + i - off);
-  if (i == 0 && e == 16 && ((uintptr_t) p & 7) == 0)
-    {
-      ((hs_u64a *) p)[0] = lo;
-      ((hs_u64a *) p)[1] = hi;
-    }
-  else
-    hs_put_bytes (p, lo, hi, i, e);
 }
 
 static void
@@ -306,27 +304,47 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
     = (const volatile uint64_t *) (uintptr_t) ((uintptr_t) src - off);
   /* The chunks that hold the copy's bytes.  */
   size_t nc = n ? (off + n + 15) / 16 : 0;
+  uintptr_t d = (uintptr_t) dst;
+  /* Whether the chunks land 8-byte aligned in DST.  */
+  int co = ((d - off) & 7) == 0;
   size_t c0;
   for (c0 = lane; c0 < nc; c0 += (size_t) HS_BATCH * nlanes)
     {
       uint64_t lo[HS_BATCH], hi[HS_BATCH];
-      int j;
+      /* This lane's chunks in this batch: C0, C0 + NLANES, ...  */
+      size_t left = (nc - c0 + nlanes - 1) / nlanes;
+      unsigned r = left < HS_BATCH ? (unsigned) left : HS_BATCH;
+      const volatile uint64_t *q = s + 2 * c0;
+      /* Where chunk C0 would go.  */
+      uintptr_t pa = d + 16 * c0 - off;
+      unsigned j;
       /* The round: every load of the batch first.  */
 #pragma GCC unroll 32
       for (j = 0; j < HS_BATCH; j++)
 	{
-	  size_t c = c0 + (size_t) j * nlanes;
 	  lo[j] = hi[j] = 0;
-	  if (c < nc)
-	    HS_LD128 (s + 2 * c, &lo[j], &hi[j]);
+	  if (j < r)
+	    HS_LD128 (q, &lo[j], &hi[j]);
+	  q += 2 * nlanes;
+	  HS_OPAQUE (q);
 	}
       HS_DATA_USE ();
 #pragma GCC unroll 32
       for (j = 0; j < HS_BATCH; j++)
 	{
-	  size_t c = c0 + (size_t) j * nlanes;
-	  if (c < nc)
-	    hs_put_chunk (dst, n, off, c, lo[j], hi[j]);
+	  if (j < r)
+	    {
+	      /* A whole chunk of the copy, 8-byte aligned in DST.  */
+	      if (co && pa >= d && pa - d + 16 <= n)
+		{
+		  ((hs_u64a *) pa)[0] = lo[j];
+		  ((hs_u64a *) pa)[1] = hi[j];
+		}
+	      else
+		hs_put_bytes (dst, n, pa, lo[j], hi[j]);
+	    }
+	  pa += 16 * (size_t) nlanes;
+	  HS_OPAQUE (pa);
 	}
     }
 }
@@ -506,15 +524,13 @@ static inline void
 hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
 		const int64_t args[4], uint64_t len, uint64_t total)
 {
+  static const int64_t none[4];
   volatile uint64_t *w = (volatile uint64_t *) &p->req;
-  uint32_t of[2] = { op, flags };
-  uint64_t a[4] = { 0, 0, 0, 0 }, v;
-  if (args)
-    __builtin_memcpy (a, args, sizeof a);
-  __builtin_memcpy (&v, of, sizeof v);
-  HS_ST64 (w, v);
-  HS_ST128 (w + 1, a[0], a[1]);
-  HS_ST128 (w + 3, a[2], a[3]);
+  const int64_t *a = args ? args : none;
+  /* OP, then FLAGS: little-endian (see hs_copy_out).  */
+  HS_ST64 (w, (uint64_t) op | (uint64_t) flags << 32);
+  HS_ST128 (w + 1, (uint64_t) a[0], (uint64_t) a[1]);
+  HS_ST128 (w + 3, (uint64_t) a[2], (uint64_t) a[3]);
   HS_ST128 (w + 5, len, total);
 }
 

@@ -84,7 +84,7 @@
      HS_LD64 (P)             load an aligned 8-byte word;
      HS_LD128 (P, LO, HI)    load an aligned 16-byte chunk into *LO, *HI
 			     (optional: two HS_LD64 if not defined);
-     HS_ST8 (P, V), HS_ST32 (P, V), HS_ST64 (P, V)   store one;
+     HS_ST8 (P, V), HS_ST64 (P, V)   store a byte, an aligned 8-byte word;
      HS_ST128 (P, LO, HI)    store LO, HI to the aligned 16 bytes at P
 			     (optional: two HS_ST64 if not defined)
 			     (nvptx: ld.volatile/st.volatile, vector forms

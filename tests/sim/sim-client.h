@@ -74,7 +74,6 @@ sim_data_load (const volatile void *p, unsigned size)
 #define HS_LD128(P, LO, HI) \
   (sim_data_load ((P), 16), *(LO) = (P)[0], *(HI) = (P)[1])
 #define HS_ST8(P, V) (*(volatile uint8_t *) (P) = (V))
-#define HS_ST32(P, V) (*(volatile uint32_t *) (P) = (V))
 #define HS_ST64(P, V) (*(volatile uint64_t *) (P) = (V))
 #define hs_copy_sync(M, HOST) ((void) (M), (void) (HOST))
 

@@ -135,7 +135,6 @@ hs_st64 (volatile void *p, uint64_t v)
 #define HS_LD128(P, LO, HI) hs_ld128 ((P), (LO), (HI))
 #define HS_ST128(P, LO, HI) hs_st128 ((P), (LO), (HI))
 #define HS_ST8(P, V) hs_st8 ((P), (V))
-#define HS_ST32(P, V) hs_st32 ((P), (V))
 #define HS_ST64(P, V) hs_st64 ((P), (V))
 
 static inline void

@@ -185,14 +185,16 @@ hs_clock (void)
    had before let it wait up to twice as long.  The waits before the cap,
    32 ns to 2 us, add up to 4 us, so short replies are seen as soon.
 
-   What the polling costs: only a port's owner polls host memory (a
-   client that has no port backs off here too, but its sweeps read the
-   port locks in device memory), so at most one poller per port, 64 by
-   default.  A poll is one 4-byte read: a read request and its completion,
-   each about 30 bytes on the link.  At one poll every 3 us per port with
-   every port waiting, that is about 21 M reads a second, some 0.6 GB/s
-   each way, a few per cent of a PCIe 4.0 x16 link (25 GB/s and more),
-   and it happens only while the host is the bottleneck.  */
+   What the polling costs: only a port's owner polls host memory, so at
+   most one poller per port, 64 by default.  A poll is one 4-byte read: a
+   read request and its completion, each about 30 bytes on the link.  At
+   one poll every 3 us per port with every port waiting, that is about
+   21 M reads a second, some 0.6 GB/s each way, a few per cent of a PCIe
+   4.0 x16 link (25 GB/s and more), and it happens only while the host is
+   the bottleneck.  A client that has no port backs off here too, between
+   sweeps of the port locks in device memory; a sweep of busy ports waits
+   for one L2 round trip per port, longer than any of these pauses, so
+   the lower cap changes little of how often the locks are read.  */
 
 #define HS_PAUSE_MAX_SHIFT 6
 

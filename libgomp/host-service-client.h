@@ -205,13 +205,15 @@ hs_usable (const struct gomp_hs_device *d)
    PTX thread may have.  The registers are the bound: every kernel that
    may call the host is allocated what the deepest call needs, for all of
    its threads, so they cost occupancy whether or not the kernel calls.
-   ptxas -v (CUDA 13, sm_90) for a kernel making one call through
-   gomp_hs_callv, default / -mgomp multilib: 90 / 128 registers with the
-   8-byte batches of 8 this replaced; 113 / 131 with 8 chunks; 154 / 174
-   with 16; 221 / 250 with 32.  A single lane would need 64 chunks
-   (1 KiB, all 256 registers) to read 4 KiB in 4 rounds: out of reach.
-   8 chunks let a warp of 32 lanes read 4 KiB in one round, and give one
-   lane twice what it had (4 KiB in 32 rounds, not 64).  */
+   nvlink -v (CUDA 13, sm_90) for a kernel that makes one
+   libgomp_host_call, linked as the driver links the device libraries,
+   default / -mgomp multilib: 144 / 160 registers with the 8-byte
+   batches of 8 this replaced (a printf kernel needs as many); 151 / 161
+   with 8 chunks; 172 / 174 with 12; 203 / 206 with 16.  A single lane
+   would need 64 chunks (1 KiB, all 256 registers) to read 4 KiB in 4
+   rounds: out of reach.  8 chunks let a warp of 32 lanes read 4 KiB in
+   one round, and give one lane twice what it had (4 KiB in 32 rounds,
+   not 64).  */
 #ifndef HS_BATCH
 #define HS_BATCH 8
 #endif
@@ -229,11 +231,14 @@ typedef uint16_t hs_u16a __attribute__ ((may_alias));
 
 /* Store the bytes of the 16-byte chunk LO, HI (little-endian) that
    would go to PA .. PA + 15 and that are inside [DST, DST + N), in the
-   largest aligned pieces that fit.  Out of line: only the chunks at
-   either end of a copy, and every chunk of a copy whose two sides are
-   misaligned differently, come here.  */
+   largest aligned pieces that fit.  Only the chunks at either end of a
+   copy, and every chunk of a copy whose two sides are misaligned
+   differently, come here.  Inline: a call in the middle of a batch would
+   keep the batch's other chunks live across it, which costs the caller
+   registers of the calling convention (ptxas -v: 11 more in the default
+   multilib, 30 more with -mgomp).  */
 
-static __attribute__ ((noinline)) void
+static inline void
 hs_put_bytes (unsigned char *dst, size_t n, uintptr_t pa, uint64_t lo,
 	      uint64_t hi)
 {

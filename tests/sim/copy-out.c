@@ -26,7 +26,8 @@
 
 enum { BUFSZ = 320, MAXN = 300, GUARD = 64 };
 
-static unsigned char pattern (size_t i)
+static unsigned char
+pattern (size_t i)
 {
   return (unsigned char) (i * 131 + 7 + (i >> 8));
 }

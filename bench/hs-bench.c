@@ -15,7 +15,10 @@
    It also counts what a GPU pays for in PCIe round trips: the loads of
    host memory that the client's control path makes per call, waiting
    aside (host-service.h: the poll that sees the reply, then the reply
-   block; two per round), for each kind of call.
+   block; two per round), for each kind of call; and the data path's
+   rounds of dependent region loads per call (host-service-client.h,
+   DATA-PATH ROUNDS) for reads copied out by a full warp and by one lane,
+   and for a host callback's 64-byte output.
 
    And what the server's threads cost where the device cannot be faster
    than the host lets it be:
@@ -119,6 +122,23 @@ loads_per_call (struct sim *s, int calls, int64_t (*call) (struct sim *))
   return (double) ((sim_region_loads - l0) - (sim_region_waits - w0)) / calls;
 }
 
+/* Data-path rounds per call (host-service-client.h, DATA-PATH ROUNDS):
+   CALLS calls, their copies out made by one lane or, with WARP, by the
+   32 lanes of a warp that is one thread (sim-client.h, sim_warp).  */
+
+static double
+rounds_per_call (struct sim *s, int calls, int warp,
+		 int64_t (*call) (struct sim *))
+{
+  unsigned long r0 = sim_data_rounds;
+  int i;
+  sim_warp = warp;
+  for (i = 0; i < calls; i++)
+    call (s);
+  sim_warp = 0;
+  return (double) (sim_data_rounds - r0) / calls;
+}
+
 static int64_t lp_fd;
 static unsigned char *lp_data;
 
@@ -151,6 +171,7 @@ lp_read (struct sim *s, size_t n)
 		   &err);
 }
 
+static int64_t lp_read_1k5 (struct sim *s) { return lp_read (s, 1536); }
 static int64_t lp_write_4k (struct sim *s) { return lp_write (s, 4096); }
 static int64_t lp_read_4k (struct sim *s) { return lp_read (s, 4096); }
 static int64_t lp_write_1m (struct sim *s) { return lp_write (s, 1 << 20); }
@@ -209,6 +230,12 @@ control_path_loads (unsigned buf)
 	  loads_per_call (&s, 5, lp_read_1m) - lseek_loads);
   printf ("control-path region loads per call: host-call %g\n",
 	  loads_per_call (&s, 1000, lp_host_call));
+  printf ("dependent region-read rounds per call: read-1k5 %g / read-4k %g"
+	  " / read-4k-1lane %g / host-call-out %g\n",
+	  rounds_per_call (&s, 200, 1, lp_read_1k5),
+	  rounds_per_call (&s, 200, 1, lp_read_4k),
+	  rounds_per_call (&s, 200, 0, lp_read_4k),
+	  rounds_per_call (&s, 1000, 0, lp_host_call));
   libgomp_host_unregister ("lp");
   sim_call (&s, GOMP_HS_OP_CLOSE, lp_fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   unlink (name);

@@ -48,6 +48,12 @@
      hs_lane_index ()        the calling lane's bit in that set;
      hs_vote (MASK, P)       the set of those clients for which P holds:
 			     waits until every lane of MASK is there;
+     hs_lock_try (P)         try to take the port lock *P (0 to 1):
+			     nonzero when taken, with acquire semantics
+			     towards the device's other threads;
+     hs_lock_free (P)        free it, with release semantics towards them
+			     (nvptx: relaxed atomics and membar.gl; see
+			     hs_port_sweep);
      hs_lock_peek (MASK, P)  load the port lock word *P past any cache
 			     that could hold a stale copy (nvptx:
 			     ld.volatile), the same value in all the
@@ -65,16 +71,25 @@
 
    HS_COUNT_WAIT (), if defined, is called for every poll that did not yet
    see the reply: the simulated device counts the region loads a call
-   costs besides waiting (host-service.h: two per round).
+   costs besides waiting (host-service.h: two per round).  HS_DATA_USE (),
+   if defined, is called before the values loaded by a copy out of the
+   region are used: the simulated device counts the data path's rounds
+   (DATA-PATH ROUNDS below).  HS_COPY_OUT, if defined, is the function
+   that copies out of the region (the simulated device runs a warp's
+   lanes through hs_copy_out with it).
 
-   and the accessors of the region, which the host changes behind the
+   And the accessors of the region, which the host changes behind the
    compiler's and the device caches' back:
 
-     HS_LD8 (P), HS_LD64 (P)         load a byte, an 8-byte word;
-     HS_ST8 (P, V), HS_ST32 (P, V), HS_ST64 (P, V)   store one
-			     (nvptx: ld.volatile/st.volatile, which no
-			     cache keeps: a plain load could be served
-			     from a stale L1 line).  */
+     HS_LD64 (P)             load an aligned 8-byte word;
+     HS_LD128 (P, LO, HI)    load an aligned 16-byte chunk into *LO, *HI
+			     (optional: two HS_LD64 if not defined);
+     HS_ST8 (P, V), HS_ST64 (P, V)   store a byte, an aligned 8-byte word;
+     HS_ST128 (P, LO, HI)    store LO, HI to the aligned 16 bytes at P
+			     (optional: two HS_ST64 if not defined)
+			     (nvptx: ld.volatile/st.volatile, vector forms
+			     for 16 bytes, which no cache keeps: a plain
+			     load could be served from a stale L1 line).  */
 
 #ifndef GOMP_HOST_SERVICE_CLIENT_H
 #define GOMP_HOST_SERVICE_CLIENT_H 1
@@ -112,33 +127,154 @@ hs_usable (const struct gomp_hs_device *d)
 }
 
 /* Copy between the caller's memory and a payload buffer.  The region
-   side is accessed in aligned 8-byte words wherever it can be (buffers
-   are 64-byte aligned; a second input piece may start anywhere): over
-   PCIe, one transaction per byte would be ruinous, and a misaligned word
-   access faults on a GPU.  Reads from the region are issued HS_BATCH at a
-   time before any of them is used, so that many are in flight at once
-   (each is a PCIe round trip).  When the NLANES lanes of a warp make the
-   call together as one thread, they share the words: lane LANE copies
-   words LANE, LANE + NLANES, ...; the unaligned bytes at either end are
-   copied by every lane alike (the same values to the same places).  The
-   caller makes the lanes' stores visible to each other (hs_copy_sync)
-   or to the host (the fence before the request is published).  */
+   side is accessed in aligned words wherever it can be (buffers are
+   64-byte aligned; a second input piece may start anywhere): over PCIe,
+   one transaction per byte would be ruinous, and a misaligned word
+   access faults on a GPU.  When the NLANES lanes of a warp make the call
+   together as one thread, they share the work: lane LANE takes words (or,
+   out of the region, 16-byte chunks) LANE, LANE + NLANES, ...  The caller
+   makes the lanes' stores visible to each other (hs_copy_sync) or to the
+   host (the fence before the request is published).
 
+   Into the region (hs_copy_in) the accesses are stores, which are posted:
+   they cost no round trip each, and the unaligned bytes at either end are
+   stored one by one, by every lane alike (the same values to the same
+   places).
+
+   DATA-PATH ROUNDS.  Out of the region (hs_copy_out) the accesses are
+   loads, and a load over PCIe is a round trip.  A GPU thread issues its
+   instructions in order and stalls only when an instruction needs the
+   result of a load that has not arrived, so what a copy costs is counted
+   in rounds: a round is a maximal run of region loads, in program order,
+   that no use of any of their results interrupts (a use: a store of a
+   loaded value, a branch on one, any instruction that reads one).  The
+   loads of a round are in flight together and cost one round trip; the
+   first use after them waits for all of them.  The client calls
+   HS_DATA_USE () before it uses the values it loaded, which makes the
+   rounds visible where the client runs (empty on nvptx; the simulated
+   device counts them: hs-bench prints the rounds per call).  The control
+   path's loads (the poll that sees the reply, then the reply block:
+   host-service.h) are counted apart; the reply's length is used before
+   any copy starts, so no round of the data path ever joins them.
+
+   So hs_copy_out issues all the loads of a batch, unrolled, before any of
+   their values is used: HS_BATCH 16-byte chunks per lane, with the
+   batch's last, partial turn predicated on the chunk's index (a branch on
+   the length, not on a loaded value), never a load and its store per
+   iteration.  It reads only whole aligned 16-byte chunks (HS_LD128: one
+   ld.volatile.v2.u64 on nvptx, two 8-byte loads elsewhere), also for the
+   bytes at either end that are not a whole chunk: the chunk that holds
+   them is read and only the copy's bytes of it are stored.  That never
+   reads outside the port's buffer: the buffer starts 64-byte aligned and
+   its size is a multiple of 64 (host-service.c rounds it up; the layout
+   of host-service.h keeps every buffer on a 64-byte boundary), so an
+   aligned chunk that holds one of the buffer's bytes is entirely inside
+   the buffer.  The extra bytes are the buffer's own, which the host wrote
+   before the reply (or never), and which nobody writes while the client
+   owns the port: reading them is harmless, and they are dropped.
+
+   With 32 lanes a batch moves 4 KiB, so a copy of a whole 4 KiB port
+   buffer is one round (two if it does not start on a chunk).  A single
+   lane has HS_BATCH * 16 bytes in flight per round; the registers bound
+   that (a PTX thread has at most 255 32-bit registers, each chunk takes
+   four), see HS_BATCH.
+
+   The stores go to the caller's memory, whose alignment is anything: a
+   chunk that lands 8-byte aligned is two 8-byte stores, any other piece
+   is stored in the largest aligned pieces that fit (hs_put_bytes).  Every
+   byte of [DST, DST + N) is stored once, by the lane whose chunk holds
+   it, and no other byte of the caller's memory is touched.  */
+
+#ifndef HS_DATA_USE
+#define HS_DATA_USE() ((void) 0)
+#endif
+
+/* Load the aligned 16-byte chunk at P (const volatile uint64_t *): *LO
+   gets its first 8 bytes, *HI the others.  */
+#ifndef HS_LD128
+#define HS_LD128(P, LO, HI) \
+  (*(LO) = HS_LD64 (P), *(HI) = HS_LD64 ((P) + 1))
+#endif
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the copies below take the region's bytes in little-endian order"
+#endif
+
+/* Chunks of the copy out of the region each lane loads before it uses
+   any: 128 bytes in flight per lane, 32 of the 255 32-bit registers a
+   PTX thread may have.  The registers are the bound: every kernel that
+   may call the host is allocated what the deepest call needs, for all of
+   its threads, so they cost occupancy whether or not the kernel calls.
+   nvlink -v (CUDA 13, sm_90) for a kernel that makes one
+   libgomp_host_call, linked as the driver links the device libraries,
+   default / -mgomp multilib: 144 / 160 registers with the 8-byte
+   batches of 8 this replaced (a printf kernel needs as many); 151 / 161
+   with 8 chunks; 172 / 174 with 12; 203 / 206 with 16.  A single lane
+   would need 64 chunks (1 KiB, all 256 registers) to read 4 KiB in 4
+   rounds: out of reach.  8 chunks let a warp of 32 lanes read 4 KiB in
+   one round, and give one lane twice what it had (4 KiB in 32 rounds,
+   not 64).  */
+#ifndef HS_BATCH
 #define HS_BATCH 8
+#endif
 
-/* Store V at P, which may be misaligned, without taking V's address (the
-   batch of loads below stays in registers).  */
+/* Hide X's value from the compiler, at no cost: the addresses of a
+   batch's chunks are then computed one from the other, in one register,
+   not each from a constant multiple of the stride that the compiler
+   would otherwise keep in registers of its own for every chunk of the
+   unrolled batch (16 more 64-bit registers for each loop).  */
+#define HS_OPAQUE(X) __asm__ ("" : "+r" (X))
+
+typedef uint64_t hs_u64a __attribute__ ((may_alias));
+typedef uint32_t hs_u32a __attribute__ ((may_alias));
+typedef uint16_t hs_u16a __attribute__ ((may_alias));
+
+/* Store the bytes of the 16-byte chunk LO, HI (little-endian) that
+   would go to PA .. PA + 15 and that are inside [DST, DST + N), in the
+   largest aligned pieces that fit.  Only the chunks at either end of a
+   copy, and every chunk of a copy whose two sides are misaligned
+   differently, come here.  Inline: a call in the middle of a batch would
+   keep the batch's other chunks live across it, which costs the caller
+   registers of the calling convention (ptxas -v: 11 more in the default
+   multilib, 30 more with -mgomp).  */
 
 static inline void
-hs_put64 (unsigned char *p, uint64_t v)
+hs_put_bytes (unsigned char *dst, size_t n, uintptr_t pa, uint64_t lo,
+	      uint64_t hi)
 {
-  if (((uintptr_t) p & 7) == 0)
-    *(uint64_t *) p = v;
-  else
+  uintptr_t d = (uintptr_t) dst;
+  unsigned i = pa < d ? (unsigned) (d - pa) : 0;
+  unsigned e = pa + 16 > d + n ? (unsigned) (d + n - pa) : 16;
+  unsigned char *p = dst + (pa + i - d);
+  while (i < e)
     {
-      int b;
-      for (b = 0; b < 8; b++)
-	p[b] = (unsigned char) (v >> (8 * b));
+      uint64_t x = (i == 0 ? lo
+		    : i < 8 ? lo >> (8 * i) | hi << (64 - 8 * i)
+		    : hi >> (8 * (i - 8)));
+      uintptr_t a = (uintptr_t) p;
+      unsigned s;
+      if ((a & 7) == 0 && e - i >= 8)
+	{
+	  *(hs_u64a *) p = x;
+	  s = 8;
+	}
+      else if ((a & 3) == 0 && e - i >= 4)
+	{
+	  *(hs_u32a *) p = (uint32_t) x;
+	  s = 4;
+	}
+      else if ((a & 1) == 0 && e - i >= 2)
+	{
+	  *(hs_u16a *) p = (uint16_t) x;
+	  s = 2;
+	}
+      else
+	{
+	  *p = (unsigned char) x;
+	  s = 1;
+	}
+      p += s;
+      i += s;
     }
 }
 
@@ -168,31 +304,59 @@ static void
 hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
 	     unsigned lane, unsigned nlanes)
 {
-  size_t i, k, w;
-  const volatile uint64_t *s;
-  for (; n && ((uintptr_t) src & 7); n--)
-    *dst++ = HS_LD8 (src++);
-  w = n / 8;
-  s = (const volatile uint64_t *) src;
-  for (k = lane; k + (HS_BATCH - 1) * (size_t) nlanes < w;
-       k += HS_BATCH * (size_t) nlanes)
+  unsigned off = (uintptr_t) src & 15;
+  const volatile uint64_t *s
+    = (const volatile uint64_t *) (uintptr_t) ((uintptr_t) src - off);
+  /* The chunks that hold the copy's bytes.  */
+  size_t nc = n ? (off + n + 15) / 16 : 0;
+  uintptr_t d = (uintptr_t) dst;
+  /* Whether the chunks land 8-byte aligned in DST.  */
+  int co = ((d - off) & 7) == 0;
+  size_t c0;
+  for (c0 = lane; c0 < nc; c0 += (size_t) HS_BATCH * nlanes)
     {
-      uint64_t v[HS_BATCH];
-      int j;
-      /* All the loads first, unrolled: each is issued before any result
-	 is needed.  */
-#pragma GCC unroll 8
+      uint64_t lo[HS_BATCH], hi[HS_BATCH];
+      /* This lane's chunks in this batch: C0, C0 + NLANES, ...  */
+      size_t left = (nc - c0 + nlanes - 1) / nlanes;
+      unsigned r = left < HS_BATCH ? (unsigned) left : HS_BATCH;
+      const volatile uint64_t *q = s + 2 * c0;
+      /* Where chunk C0 would go.  */
+      uintptr_t pa = d + 16 * c0 - off;
+      unsigned j;
+      /* The round: every load of the batch first.  */
+#pragma GCC unroll 32
       for (j = 0; j < HS_BATCH; j++)
-	v[j] = HS_LD64 (s + k + j * (size_t) nlanes);
-#pragma GCC unroll 8
+	{
+	  lo[j] = hi[j] = 0;
+	  if (j < r)
+	    HS_LD128 (q, &lo[j], &hi[j]);
+	  q += 2 * nlanes;
+	  HS_OPAQUE (q);
+	}
+      HS_DATA_USE ();
+#pragma GCC unroll 32
       for (j = 0; j < HS_BATCH; j++)
-	hs_put64 (dst + 8 * (k + j * (size_t) nlanes), v[j]);
+	{
+	  if (j < r)
+	    {
+	      /* A whole chunk of the copy, 8-byte aligned in DST.  */
+	      if (co && pa >= d && pa - d + 16 <= n)
+		{
+		  ((hs_u64a *) pa)[0] = lo[j];
+		  ((hs_u64a *) pa)[1] = hi[j];
+		}
+	      else
+		hs_put_bytes (dst, n, pa, lo[j], hi[j]);
+	    }
+	  pa += 16 * (size_t) nlanes;
+	  HS_OPAQUE (pa);
+	}
     }
-  for (; k < w; k += nlanes)
-    hs_put64 (dst + 8 * k, HS_LD64 (s + k));
-  for (i = 8 * w; i < n; i++)
-    dst[i] = HS_LD8 (src + i);
 }
+
+#ifndef HS_COPY_OUT
+#define HS_COPY_OUT hs_copy_out
+#endif
 
 /* Port locks: atomics on the device's array of struct gomp_hs_port_state,
    in device memory.  One sweep looks at every port once, starting at
@@ -206,7 +370,21 @@ hs_copy_out (unsigned char *dst, const volatile unsigned char *src, size_t n,
    look again: the warps of one multiprocessor could then see every port
    busy for ever after other multiprocessors freed them.  The volatile
    load reads the word where the atomics act on it.  A stale "free" costs
-   only a failed compare-and-swap.  */
+   only a failed compare-and-swap.
+
+   The lock is taken with acquire and freed with release semantics at
+   the scope of the device (hs_lock_try, hs_lock_free; nvptx: membar.gl,
+   not membar.sys), which is all it orders: the port's sequence number in
+   struct gomp_hs_port_state, in device memory, and the copies of one
+   owner against the next one's.  It orders nothing towards the host:
+   everything an owner does in the region is finished before it frees the
+   lock.  Its stores reached the host before the host's last reply (they
+   come before DEV_SEQ, behind hs_publish's fence, and the host answered
+   only after seeing DEV_SEQ); its loads have returned their values,
+   which the copies have stored to the caller's memory, in device memory,
+   and the release orders those stores before the lock's.  The next
+   owner's first access to the region is a store, which the host reads
+   only after the next DEV_SEQ, behind hs_publish's fence again.  */
 
 static inline int
 hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
@@ -215,11 +393,8 @@ hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
   uint32_t k, i = *port;
   for (k = 0; k < n; k++)
     {
-      uint32_t z = 0;
       if (hs_lock_peek (mask, &ps[i].lock) == 0
-	  && __atomic_compare_exchange_n (&ps[i].lock, &z, 1, 0,
-					  __ATOMIC_ACQUIRE,
-					  __ATOMIC_RELAXED))
+	  && hs_lock_try (&ps[i].lock))
 	{
 	  *port = i;
 	  return 1;
@@ -232,7 +407,7 @@ hs_port_sweep (uint32_t mask, struct gomp_hs_port_state *ps, uint32_t n,
 static inline void
 hs_port_release (struct gomp_hs_port_state *ps, uint32_t i)
 {
-  __atomic_store_n (&ps[i].lock, 0, __ATOMIC_RELEASE);
+  hs_lock_free (&ps[i].lock);
 }
 
 /* Publish the request in port P as sequence number SEQ and wait for the
@@ -324,7 +499,7 @@ hs_scatter (uint32_t mask, struct hs_sink *sink, struct hs_cursor *at,
 	}
       a = hs_cursor_take (sink->seg, at, m, &p);
       if (a)
-	hs_copy_out (p, buf, a, lane, nlanes);
+	HS_COPY_OUT (p, buf, a, lane, nlanes);
       buf += a;
       m -= a;
       stored += a;
@@ -332,18 +507,36 @@ hs_scatter (uint32_t mask, struct hs_sink *sink, struct hs_cursor *at,
   return stored;
 }
 
+#ifndef HS_ST128
+#define HS_ST128(P, LO, HI) (HS_ST64 ((P), (LO)), HS_ST64 ((P) + 1, (HI)))
+#endif
+
+/* The request is written in four stores, each a posted write over PCIe:
+   OP and FLAGS as one 8-byte word at port offset 8, then the 16-byte
+   aligned pairs at 16 (ARG 0, 1), 32 (ARG 2, 3) and 48 (LEN, TOTAL); a
+   port is 64-byte aligned (hs_port).  Their order does not matter: the
+   host reads none of them before DEV_SEQ is published behind a release
+   fence.  */
+
+_Static_assert (__builtin_offsetof (struct gomp_hs_port, req) == 8
+		&& __builtin_offsetof (struct gomp_hs_request, flags) == 4
+		&& __builtin_offsetof (struct gomp_hs_request, arg) == 8
+		&& __builtin_offsetof (struct gomp_hs_request, len) == 40
+		&& __builtin_offsetof (struct gomp_hs_request, total) == 48,
+		"the request's stores in hs_put_request");
+
 static inline void
 hs_put_request (volatile struct gomp_hs_port *p, uint32_t op, uint32_t flags,
 		const int64_t args[4], uint64_t len, uint64_t total)
 {
-  int k;
-  HS_ST32 (&p->req.op, op);
-  HS_ST32 (&p->req.flags, flags);
-  for (k = 0; k < 4; k++)
-    HS_ST64 ((volatile uint64_t *) &p->req.arg[k],
-	     (uint64_t) (args ? args[k] : 0));
-  HS_ST64 (&p->req.len, len);
-  HS_ST64 (&p->req.total, total);
+  static const int64_t none[4];
+  volatile uint64_t *w = (volatile uint64_t *) &p->req;
+  const int64_t *a = args ? args : none;
+  /* OP, then FLAGS: little-endian (see hs_copy_out).  */
+  HS_ST64 (w, (uint64_t) op | (uint64_t) flags << 32);
+  HS_ST128 (w + 1, (uint64_t) a[0], (uint64_t) a[1]);
+  HS_ST128 (w + 3, (uint64_t) a[2], (uint64_t) a[3]);
+  HS_ST128 (w + 5, len, total);
 }
 
 /* The whole call OP on port I of D, whose lock the caller holds: see

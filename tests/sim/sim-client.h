@@ -32,12 +32,48 @@ static __thread unsigned long sim_region_loads, sim_region_waits;
 #define hs_lanes(M) ((void) (M), 1u)
 #define hs_lane_index() 0u
 #define hs_vote(M, P) ((void) (M), (P) != 0)
+/* The port locks, with the acquire and release orders the device's
+   fences give them.  */
+static inline int
+hs_lock_try (uint32_t *p)
+{
+  uint32_t z = 0;
+  return __atomic_compare_exchange_n (p, &z, 1, 0, __ATOMIC_ACQUIRE,
+				      __ATOMIC_RELAXED);
+}
+#define hs_lock_free(P) __atomic_store_n ((P), 0, __ATOMIC_RELEASE)
 #define hs_lock_peek(M, P) ((void) (M), __atomic_load_n ((P), __ATOMIC_RELAXED))
 #define hs_copy_share(M, L, N) ((void) (M), *(L) = 0, *(N) = 1)
-#define HS_LD8(P) (*(const volatile uint8_t *) (P))
-#define HS_LD64(P) (*(const volatile uint64_t *) (P))
+/* The data path (host-service-client.h, DATA-PATH ROUNDS): every region
+   load of a copy out of a port buffer counts, and opens a round unless
+   one is open; HS_DATA_USE, which the client calls before it uses any
+   loaded value, closes it.  SIM_LD_LO/SIM_LD_HI, when the includer sets
+   them (not 0), are the bytes the loads may touch: a load outside them,
+   or misaligned (a fault on a GPU), counts in SIM_LD_BAD.  */
+static __thread unsigned long sim_data_loads, sim_data_rounds, sim_ld_bad;
+static __thread int sim_data_open;
+static __thread uintptr_t sim_ld_lo, sim_ld_hi;
+
+static inline void
+sim_data_load (const volatile void *p, unsigned size)
+{
+  uintptr_t a = (uintptr_t) p;
+  sim_data_loads++;
+  if (!sim_data_open)
+    {
+      sim_data_open = 1;
+      sim_data_rounds++;
+    }
+  if ((a & (size - 1)) != 0
+      || (sim_ld_hi != 0 && (a < sim_ld_lo || a + size > sim_ld_hi)))
+    sim_ld_bad++;
+}
+
+#define HS_DATA_USE() ((void) (sim_data_open = 0))
+#define HS_LD64(P) (sim_data_load ((P), 8), *(const volatile uint64_t *) (P))
+#define HS_LD128(P, LO, HI) \
+  (sim_data_load ((P), 16), *(LO) = (P)[0], *(HI) = (P)[1])
 #define HS_ST8(P, V) (*(volatile uint8_t *) (P) = (V))
-#define HS_ST32(P, V) (*(volatile uint32_t *) (P) = (V))
 #define HS_ST64(P, V) (*(volatile uint64_t *) (P) = (V))
 #define hs_copy_sync(M, HOST) ((void) (M), (void) (HOST))
 
@@ -63,6 +99,16 @@ hs_pause (unsigned *backoff)
 #endif
 }
 
+/* When SIM_WARP is set (per thread), every copy out of a port buffer is
+   made as the 32 lanes of a warp that is one thread make it: each lane's
+   share in turn (lanes 0 .. 31 of 32, on the same buffers).  The lanes
+   would run side by side, so the copy's data-path rounds are the most
+   that one lane made.  */
+static __thread int sim_warp;
+static void sim_copy_out (unsigned char *, const volatile unsigned char *,
+			  size_t, unsigned, unsigned);
+#define HS_COPY_OUT sim_copy_out
+
 #include "host-service-client.h"
 
 /* Seconds on CLOCK_MONOTONIC.  */
@@ -72,6 +118,29 @@ sim_now (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+sim_copy_out (unsigned char *dst, const volatile unsigned char *src,
+	      size_t n, unsigned lane, unsigned nlanes)
+{
+  unsigned long r0 = sim_data_rounds, most = 0;
+  unsigned l;
+  if (!sim_warp)
+    {
+      hs_copy_out (dst, src, n, lane, nlanes);
+      return;
+    }
+  for (l = 0; l < 32; l++)
+    {
+      sim_data_rounds = 0;
+      sim_data_open = 0;
+      hs_copy_out (dst, src, n, l, 32);
+      if (sim_data_rounds > most)
+	most = sim_data_rounds;
+    }
+  sim_data_rounds = r0 + most;
+  sim_data_open = 0;
 }
 
 /* One simulated device: a region, its server, the device-side state.  */

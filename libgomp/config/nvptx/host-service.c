@@ -71,15 +71,6 @@ struct gomp_hs_device __gomp_host_service = {
    keeps (GCC emits plain ld and st for C's volatile, and a plain load
    may be served from a stale L1 line).  */
 
-static inline uint8_t
-hs_ld8 (const volatile void *p)
-{
-  uint32_t v;
-  __asm__ volatile ("ld.volatile.u8 %0, [%1];" : "=r" (v) : "r" (p)
-		    : "memory");
-  return v;
-}
-
 static inline uint32_t
 hs_ld32 (const volatile void *p)
 {
@@ -96,6 +87,27 @@ hs_ld64 (const volatile void *p)
   __asm__ volatile ("ld.volatile.u64 %0, [%1];" : "=r" (v) : "r" (p)
 		    : "memory");
   return v;
+}
+
+/* The 16-byte forms, for aligned chunks: one access where two would be
+   two PCIe transactions (and, for loads, two registers' worth of the
+   thread's loads in flight for one instruction).  */
+
+static inline void
+hs_ld128 (const volatile void *p, uint64_t *lo, uint64_t *hi)
+{
+  uint64_t a, b;
+  __asm__ volatile ("ld.volatile.v2.u64 {%0, %1}, [%2];"
+		    : "=r" (a), "=r" (b) : "r" (p) : "memory");
+  *lo = a;
+  *hi = b;
+}
+
+static inline void
+hs_st128 (volatile void *p, uint64_t lo, uint64_t hi)
+{
+  __asm__ volatile ("st.volatile.v2.u64 [%0], {%1, %2};"
+		    : : "r" (p), "r" (lo), "r" (hi) : "memory");
 }
 
 static inline void
@@ -119,10 +131,10 @@ hs_st64 (volatile void *p, uint64_t v)
 		    : "memory");
 }
 
-#define HS_LD8(P) hs_ld8 (P)
 #define HS_LD64(P) hs_ld64 (P)
+#define HS_LD128(P, LO, HI) hs_ld128 ((P), (LO), (HI))
+#define HS_ST128(P, LO, HI) hs_st128 ((P), (LO), (HI))
 #define HS_ST8(P, V) hs_st8 ((P), (V))
-#define HS_ST32(P, V) hs_st32 ((P), (V))
 #define HS_ST64(P, V) hs_st64 ((P), (V))
 
 static inline void
@@ -162,15 +174,35 @@ hs_clock (void)
   return t;
 }
 
-/* Back off for exponentially longer, up to about 64 K cycles: with
-   nanosleep where the ISA has it (sm_70, PTX 6.3), which frees the issue slots for
-   the SM's other warps, else spinning on the cycle counter.  */
+/* Back off for exponentially longer, from 32 ns up to a cap of about
+   2 us: with nanosleep where the ISA has it (sm_70, PTX 6.3), which frees
+   the issue slots for the SM's other warps, else spinning on the cycle
+   counter (64 up to 4 K cycles, 2 to 3 us at the clocks GPUs run).
+
+   The cap is what a reply waits for at most before a poll sees it, plus
+   the poll's own round trip (about 1 us over PCIe): a call the host
+   answers in 10 us is seen by 13 us, 1.3 times, where the 33 us cap this
+   had before let it wait up to twice as long.  The waits before the cap,
+   32 ns to 2 us, add up to 4 us, so short replies are seen as soon.
+
+   What the polling costs: only a port's owner polls host memory, so at
+   most one poller per port, 64 by default.  A poll is one 4-byte read: a
+   read request and its completion, each about 30 bytes on the link.  At
+   one poll every 3 us per port with every port waiting, that is about
+   21 M reads a second, some 0.6 GB/s each way, a few per cent of a PCIe
+   4.0 x16 link (25 GB/s and more), and it happens only while the host is
+   the bottleneck.  A client that has no port backs off here too, between
+   sweeps of the port locks in device memory; a sweep of busy ports waits
+   for one L2 round trip per port, longer than any of these pauses, so
+   the lower cap changes little of how often the locks are read.  */
+
+#define HS_PAUSE_MAX_SHIFT 6
 
 static inline void
 hs_pause (unsigned *backoff)
 {
-  unsigned shift = *backoff < 10 ? *backoff : 10;
-  if (*backoff < 10)
+  unsigned shift = *backoff;
+  if (*backoff < HS_PAUSE_MAX_SHIFT)
     ++*backoff;
 #if defined __PTX_SM__ && __PTX_SM__ >= 700 && GOMP_NVPTX_PTX >= 63
   __asm__ volatile ("nanosleep.u32 %0;" : : "r" (32u << shift));
@@ -214,6 +246,34 @@ hs_vote (uint32_t mask, int p)
   if (gomp_nvptx_warp_is_thread ())
     return p != 0;
   return gomp_nvptx_vote (mask, p);
+}
+
+/* The port locks, in device memory, ordered at the device's scope
+   (host-service-client.h, hs_port_sweep, says why that is enough): a
+   relaxed compare-and-swap, then membar.gl; membar.gl, then a relaxed
+   store.  GCC 12 brackets an acquire or release atomic with membar.sys,
+   which also waits for the thread's outstanding accesses to host memory,
+   for nothing here.  The atomics stay GCC's own, not inline asm: when the
+   warp is one thread GCC makes them in one lane and gives every lane the
+   result, so that all take the same branch (hs_callv, LANES); the fence
+   in every lane is harmless.  */
+
+static inline int
+hs_lock_try (uint32_t *p)
+{
+  uint32_t z = 0;
+  if (!__atomic_compare_exchange_n (p, &z, 1, 0, __ATOMIC_RELAXED,
+				    __ATOMIC_RELAXED))
+    return 0;
+  __asm__ volatile ("membar.gl;" : : : "memory");
+  return 1;
+}
+
+static inline void
+hs_lock_free (uint32_t *p)
+{
+  __asm__ volatile ("membar.gl;" : : : "memory");
+  __atomic_store_n (p, 0, __ATOMIC_RELAXED);
 }
 
 /* The port lock word, in device memory: ld.volatile, which reads it at

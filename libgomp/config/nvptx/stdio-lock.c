@@ -117,6 +117,26 @@ lock_recursive_p (struct __lock *l, int recursive)
   return recursive || l == &shared_fallback;
 }
 
+/* The fence after a lock is taken and before it is freed: membar.gl,
+   which orders the thread's accesses to device memory as every thread of
+   the device sees them.  That is all these locks guard: FILEs, their
+   buffers, the table of FILEs, the heap, the environment and the time
+   zone, all in device memory.  Whatever goes to the host (a flush, a
+   read) is a host-service call, whose own fences (membar.sys before the
+   request is published, after the reply is seen) order it; the lock
+   adds nothing there.  GCC 12 makes an acquire or release atomic, and
+   __atomic_thread_fence, membar.sys, which also waits until every access
+   of the thread to host memory is done: two of them per take and two per
+   give, where one membar.gl each does.  The atomics stay relaxed GCC
+   atomics (see above: no inline-asm atomics); the fence is no atomic,
+   and every lane of a warp that is one thread running it is harmless.  */
+
+static inline void
+lock_fence (void)
+{
+  __asm__ volatile ("membar.gl;" : : : "memory");
+}
+
 /* One attempt to take L for SELF: nonzero on success.  */
 
 static inline int
@@ -131,11 +151,11 @@ lock_try (struct __lock *l, uint64_t self, int recursive)
       return 1;
     }
   if (!__atomic_compare_exchange_n (&l->__owner, &expected, self, 0,
-				    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
     return 0;
-  /* What the previous holder wrote under the lock must be visible from
-     here on, on every multiprocessor.  */
-  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+  /* What the previous holder wrote under the lock is visible from here
+     on (see lock_fence).  */
+  lock_fence ();
   l->__count = 1;
   return 1;
 }
@@ -157,8 +177,8 @@ lock_give (struct __lock *l, int recursive)
     return;
   l->__count = 0;
   /* Publish what was written under the lock before freeing it.  */
-  __atomic_thread_fence (__ATOMIC_SEQ_CST);
-  __atomic_store_n (&l->__owner, 0, __ATOMIC_RELEASE);
+  lock_fence ();
+  __atomic_store_n (&l->__owner, 0, __ATOMIC_RELAXED);
 }
 
 static void

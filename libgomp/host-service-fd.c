@@ -107,6 +107,8 @@ struct hs_fd
 {
   int hfd;			/* The host's descriptor.  */
   int nbfd;			/* Non-blocking description for writes, or -1.  */
+  dev_t nb_dev;			/* For 0, 1 and 2: what NBFD was opened on.  */
+  ino_t nb_ino;
   int refs;			/* The table's, and calls'.  FD_LOCK.  */
   unsigned char std;		/* 0, 1 or 2: never closed by us.  */
   unsigned char kind;		/* HS_FD_LOCAL, _STREAM or _REMOTE.  */
@@ -148,6 +150,8 @@ hs_fs_is_local (unsigned long f_type)
     0x27e0eb,		/* cgroup.  */
     0x63677270,		/* cgroup2.  */
     0xcafe4a11,		/* bpf.  */
+    PROC_SUPER_MAGIC,
+    0x7366746e,		/* ntfs3.  */
   };
   size_t i;
   for (i = 0; i < sizeof local / sizeof local[0]; i++)
@@ -178,39 +182,63 @@ hs_fd_kind (int hfd, unsigned char *sock)
   return HS_FD_STREAM;
 }
 
-/* A second, non-blocking open file description of the pipe, FIFO or
-   terminal HFD, writable, for the poller's attempts; or -1.  Opening
-   /proc/self/fd/N makes a new description of the same pipe or terminal
-   (not so for sockets, and other character devices are not reopened:
-   opening one may act on the device).  Where /proc is missing, or the
-   thread is confined by Landlock (a worker that opens a FIFO under a
-   root), there is none and every write goes to a worker, as before.  */
+/* Whether a character device of major number MAJ is a terminal: Linux's
+   virtual consoles and serial lines (4), /dev/tty and /dev/console (5),
+   pseudo-terminals (136-143).  Known by number, so that no other device
+   is opened anew or sent an ioctl (opening a device may act on it).  */
 
 static int
-hs_fd_open_nb (int hfd)
+hs_tty_major (unsigned maj)
 {
-  struct stat st;
+  return maj == 4 || maj == 5 || (maj >= 136 && maj <= 143);
+}
+
+/* A second, non-blocking open file description of the pipe, FIFO or
+   terminal HFD, whose mode is MODE and device RDEV, writable, for the
+   poller's attempts; or -1.  Opening /proc/self/fd/N makes a new
+   description of the same pipe or terminal (not so for sockets).  Where
+   /proc is missing or the thread may not open it, there is none and
+   every write goes to a worker, as before.  The descriptor is never one
+   of 0, 1 and 2, which the program may reopen.  */
+
+static int
+hs_fd_open_nb (int hfd, mode_t mode, dev_t rdev)
+{
   char path[32];
-  int fl = fcntl (hfd, F_GETFL);
-  if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY || fstat (hfd, &st) != 0)
+  int fd, fl = fcntl (hfd, F_GETFL);
+  if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
     return -1;
-  if (!S_ISFIFO (st.st_mode) && !(S_ISCHR (st.st_mode) && isatty (hfd)))
+  if (!S_ISFIFO (mode) && !(S_ISCHR (mode) && hs_tty_major (major (rdev))))
     return -1;
   snprintf (path, sizeof path, "/proc/self/fd/%d", hfd);
-  return open (path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  fd = open (path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd >= 0 && fd < 3)
+    {
+      int d = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+      close (fd);
+      fd = d;
+    }
+  return fd;
 }
 
 static struct hs_fd *
 hs_fd_new (int hfd, int std)
 {
   struct hs_fd *e = malloc (sizeof *e);
+  struct stat st;
   if (e == NULL)
     return NULL;
   e->hfd = hfd;
   e->refs = 1;
   e->std = std;
   e->kind = hs_fd_kind (hfd, &e->sock);
-  e->nbfd = e->kind == HS_FD_STREAM && !e->sock ? hs_fd_open_nb (hfd) : -1;
+  e->nbfd = -1;
+  e->nb_dev = 0;
+  e->nb_ino = 0;
+  /* The program's own 0, 1 and 2 get theirs when a kernel writes to them
+     (gomp_hs_fd_prepare_nb).  */
+  if (!std && e->kind == HS_FD_STREAM && !e->sock && fstat (hfd, &st) == 0)
+    e->nbfd = hs_fd_open_nb (hfd, st.st_mode, st.st_rdev);
   e->closed = 0;
   return e;
 }
@@ -256,15 +284,48 @@ hs_fd_unref (struct gomp_host_service *s, struct hs_fd *e)
 }
 
 static void
-hs_fd_destroy (struct hs_fd *e)
+hs_fd_destroy_now (struct hs_fd *e)
 {
-  if (e == NULL)
-    return;
   if (!e->std && !e->closed)
     close (e->hfd);
   if (e->nbfd >= 0)
     close (e->nbfd);
   free (e);
+}
+
+static void *
+hs_fd_close_thread (void *arg)
+{
+  hs_fd_destroy_now (arg);
+  return NULL;
+}
+
+/* Close and free E, whose last reference is gone.  The poller does not
+   close a descriptor whose close may wait (a socket's lingering, a
+   terminal's draining, a network file system's write-back): that
+   happens when a call that used it ends on the poller after the device
+   has closed it.  A thread of its own does it, or the poller after all
+   when no thread can be started.  */
+
+static void
+hs_fd_destroy (struct hs_fd *e)
+{
+  if (e == NULL)
+    return;
+  if (gomp_hs_on_poller () && !e->std && !e->closed
+      && e->kind != HS_FD_LOCAL)
+    {
+      pthread_t t;
+      pthread_attr_t attr;
+      int r;
+      pthread_attr_init (&attr);
+      pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+      r = pthread_create (&t, &attr, hs_fd_close_thread, e);
+      pthread_attr_destroy (&attr);
+      if (r == 0)
+	return;
+    }
+  hs_fd_destroy_now (e);
 }
 
 /* Close every descriptor the device opened, now or, for those that
@@ -349,12 +410,81 @@ gomp_hs_fd_kind (const struct hs_fd *e)
   return e->kind;
 }
 
-/* Whether gomp_hs_fd_write_nb can try a write to E.  */
+/* Drop the non-blocking description of E.  */
+
+static void
+hs_fd_drop_nb (struct hs_fd *e)
+{
+  if (e->nbfd >= 0)
+    close (e->nbfd);
+  e->nbfd = -1;
+}
+
+/* Whether gomp_hs_fd_write_nb can try a write to E, getting it ready.
+   Called by the poller only, the only thread that uses NBFD (but
+   hs_fd_destroy, once the poller is gone).
+
+   The program's own 0, 1 and 2 may have been redirected or closed since
+   the server looked at them (dup2, freopen), so each time the
+   descriptor is checked to name what NBFD was opened on, without
+   waiting for a file server (AT_STATX_DONT_SYNC), and NBFD is opened
+   again when it does not.  NBFD is a second writer on the program's pipe
+   or terminal: it is kept only while kernels that may call the host run
+   (gomp_hs_fd_idle), so that a reader of the pipe sees its end once the
+   program has closed it and no such kernel runs.  */
 
 int
-gomp_hs_fd_can_write_nb (const struct hs_fd *e)
+gomp_hs_fd_prepare_nb (struct hs_fd *e)
 {
-  return e->kind == HS_FD_STREAM && (e->nbfd >= 0 || e->sock);
+  if (e->kind != HS_FD_STREAM)
+    return 0;
+  if (!e->std)
+    return e->nbfd >= 0 || e->sock;
+#ifdef STATX_INO
+  {
+    struct statx sx;
+    dev_t dev;
+    if (statx (e->hfd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC,
+	       STATX_TYPE | STATX_INO, &sx) != 0)
+      {
+	hs_fd_drop_nb (e);
+	return 0;
+      }
+    dev = makedev (sx.stx_dev_major, sx.stx_dev_minor);
+    e->sock = S_ISSOCK (sx.stx_mode) != 0;
+    if (e->sock)
+      {
+	hs_fd_drop_nb (e);
+	return 1;
+      }
+    if (e->nbfd >= 0 && dev == e->nb_dev && sx.stx_ino == e->nb_ino)
+      return 1;
+    hs_fd_drop_nb (e);
+    e->nbfd = hs_fd_open_nb (e->hfd, sx.stx_mode,
+			     makedev (sx.stx_rdev_major, sx.stx_rdev_minor));
+    e->nb_dev = dev;
+    e->nb_ino = sx.stx_ino;
+    return e->nbfd >= 0;
+  }
+#else
+  return 0;
+#endif
+}
+
+/* No kernel that may call the host runs: the poller lets go of the
+   second descriptions of the program's 0, 1 and 2.  */
+
+void
+gomp_hs_fd_idle (struct gomp_host_service *s)
+{
+  int i;
+  for (i = 0; i < 3; i++)
+    {
+      struct hs_fd *e = gomp_hs_fd_get (s, i);
+      if (e != NULL && e->std)
+	hs_fd_drop_nb (e);
+      gomp_hs_fd_put (s, e);
+    }
 }
 
 /* Write up to N bytes at P to E without blocking: what write does, with
@@ -389,7 +519,9 @@ gomp_hs_fd_add (struct gomp_host_service *s, int hfd)
   if (s->open_fds >= s->max_fds)
     {
       pthread_mutex_unlock (&s->fd_lock);
-      free (e);
+      /* The caller closes HFD.  */
+      e->closed = 1;
+      hs_fd_destroy (e);
       return -1;
     }
   if (i >= s->n_fds)
@@ -399,7 +531,8 @@ gomp_hs_fd_add (struct gomp_host_service *s, int hfd)
       if (t == NULL)
 	{
 	  pthread_mutex_unlock (&s->fd_lock);
-	  free (e);
+	  e->closed = 1;
+	  hs_fd_destroy (e);
 	  return -1;
 	}
       for (j = s->n_fds; j < n; j++)

@@ -246,7 +246,8 @@ extern void gomp_hs_fd_put (struct gomp_host_service *, struct hs_fd *);
 extern int gomp_hs_fd_host (const struct hs_fd *);
 extern int gomp_hs_fd_std (const struct hs_fd *);
 extern int gomp_hs_fd_kind (const struct hs_fd *);
-extern int gomp_hs_fd_can_write_nb (const struct hs_fd *);
+extern int gomp_hs_fd_prepare_nb (struct hs_fd *);
+extern void gomp_hs_fd_idle (struct gomp_host_service *);
 extern ssize_t gomp_hs_fd_write_nb (const struct hs_fd *, const void *,
 				    size_t);
 extern int gomp_hs_fd_add (struct gomp_host_service *, int);
@@ -270,5 +271,6 @@ extern int gomp_hs_closing (struct gomp_host_service *);
 extern int gomp_hs_wait_fd (struct gomp_host_service *, int, short);
 extern void gomp_hs_unref (struct gomp_host_service *);
 extern unsigned gomp_hs_poll_once (struct gomp_host_service *);
+extern int gomp_hs_on_poller (void);
 
 #endif /* GOMP_HOST_SERVICE_INTERNAL_H */

@@ -117,7 +117,7 @@ const struct hs_op gomp_hs_ops[GOMP_HS_OP_MAX] =
 			    hs_do_unlink },
   [GOMP_HS_OP_RENAME]	= { "rename", HS_IN_PATH2, HS_POLICY_ALL, B,
 			    hs_do_rename },
-  [GOMP_HS_OP_ISATTY]	= { "isatty", HS_IN_NONE, HS_POLICY_STDIO, D,
+  [GOMP_HS_OP_ISATTY]	= { "isatty", HS_IN_NONE, HS_POLICY_STDIO, D | M,
 			    hs_do_isatty },
   [GOMP_HS_OP_FSYNC]	= { "fsync", HS_IN_NONE, HS_POLICY_STDIO, B | D,
 			    hs_do_fsync },
@@ -390,21 +390,17 @@ hs_write_nb (struct hs_ctx *c)
 {
   size_t n = 0;
   ssize_t w = 0;
-  /* Output the host program left in stdout's buffer would have to be
-     flushed first, which may block; stdout's lock may be held by a host
-     thread blocked in a write.  __fpending takes no lock; a host thread
-     that writes meanwhile writes concurrently with the device anyway.  */
-  if (!(gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1
-	&& __fpending (stdout) != 0))
-    while (n < c->stage_len)
-      {
-	w = gomp_hs_fd_write_nb (c->fd, c->stage + n, c->stage_len - n);
-	if (w < 0 && errno == EINTR)
-	  continue;
-	if (w <= 0)
-	  break;
-	n += w;
-      }
+  /* (Output the program left in stdout's buffer: such a write is not
+     tried, gomp_hs_round_may_block.)  */
+  while (n < c->stage_len)
+    {
+      w = gomp_hs_fd_write_nb (c->fd, c->stage + n, c->stage_len - n);
+      if (w < 0 && errno == EINTR)
+	continue;
+      if (w <= 0)
+	break;
+      n += w;
+    }
   if (n < c->stage_len && w < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     {
       /* A real error (EPIPE...): as from the blocking write.  */
@@ -416,7 +412,8 @@ hs_write_nb (struct hs_ctx *c)
 }
 
 /* WRITE: called with the staged data when the stage is full and when the
-   input is complete; one host write per call.  */
+   input is complete: one host write of the stage (more where it is
+   short), or the poller's attempt.  */
 
 void
 gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
@@ -441,8 +438,11 @@ gomp_hs_do_write (struct gomp_host_service *s, struct hs_ctx *c)
       return;
     }
   /* Output the host program wrote before the kernel started (or since)
-     comes first.  */
-  if (gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1)
+     comes first.  Not on the poller, which gets such a write only when
+     stdout's buffer is empty (gomp_hs_round_may_block): fflush takes
+     stdout's lock, which a host thread may hold.  */
+  if (gomp_hs_fd_std (c->fd) && gomp_hs_fd_host (c->fd) == 1
+      && !gomp_hs_on_poller ())
     fflush (stdout);
   if (hs_write_all (s, c->fd, c->stage, c->stage_len, &written) != 0)
     gomp_hs_end_stream (c, written, errno);

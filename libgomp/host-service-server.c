@@ -29,19 +29,20 @@
    GOMP_HOST_SERVICES_POLL_SLEEP microseconds (default 10) each time, with
    its timer slack cut to a microsecond (Linux's default slack, 50
    microseconds, would add that much to every sleep), so a call that comes
-   after a quiet spell waits about as long as one sleep, however long the
-   spell was (bench: "first call after idle").  The cost is the poller's
-   wake-ups, a few percent of one core while a kernel runs without calling
-   (bench: "idle poller"); the device has no way of waking a host thread.
+   after a quiet spell of a few seconds waits about as long as one sleep
+   (bench: "first call after idle"); after HS_QUIET_LONG_S seconds without
+   a request, ten times as long.  The cost is the poller's wake-ups while
+   a kernel runs without calling (bench: "idle poller": measured in
+   bench/results/); the device has no way of waking a host thread.
    While no kernel runs it sleeps on a condition variable.  It makes no
    CUDA call and never blocks: a round whose op may block (an open, a read
    from a pipe or a terminal, an fsync, a user callback, any call on a
    file of a network file system; host-service-ops.c and
    host-service-fd.c say which) goes to a worker thread, and the poller
-   goes on serving the other ports.  A write to a pipe or a terminal is
-   tried on the poller without blocking first, and only what does not fit
-   goes to a worker.  Workers are started on demand, up to one per port,
-   so a port blocked for good never holds up another.
+   goes on serving the other ports.  A write to a pipe, a terminal or a
+   socket is tried on the poller without blocking first, and only what
+   does not fit goes to a worker.  Workers are started on demand, up to
+   one per port, so a port blocked for good never holds up another.
 
    KERNELS.  The plugin brackets every launch of a kernel whose image uses
    host services with GOMP_PLUGIN_host_service_kernel_begin and
@@ -103,10 +104,21 @@
 #define HS_IDLE_SLEEP		2000
 /* Its timer slack, nanoseconds.  */
 #define HS_POLL_SLACK_NS	1000
+/* After this many seconds without a request it sleeps ten times as long
+   between scans.  */
+#define HS_QUIET_LONG_S		5
 
 /* The server whose worker this thread is, and the port it serves.  */
 static __thread struct gomp_host_service *hs_self;
 static __thread struct hs_ctx *hs_self_ctx;
+/* Whether this thread is a poller (or scans for one: gomp_hs_poll_once).  */
+static __thread int hs_poller_thread;
+
+int
+gomp_hs_on_poller (void)
+{
+  return hs_poller_thread;
+}
 
 int
 gomp_hs_closing (struct gomp_host_service *s)
@@ -151,6 +163,14 @@ gomp_hs_unref (struct gomp_host_service *s)
 {
   if (__atomic_sub_fetch (&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
     gomp_hs_free (s);
+}
+
+static double
+hs_seconds (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static inline void
@@ -261,6 +281,10 @@ hs_worker (void *arg)
   struct hs_pool *pool = w->pool;
   free (w);
   hs_self = s;
+#ifdef PR_SET_TIMERSLACK
+  /* The poller that started it cut its own; back to the default.  */
+  prctl (PR_SET_TIMERSLACK, 0, 0, 0, 0);
+#endif
   /* Workers for file operations confine themselves to the root, if there
      is one; this thread alone (host-service-fd.c).  */
   if (pool->confined && !gomp_hs_confine_thread (s))
@@ -502,7 +526,8 @@ hs_poll_pass (struct gomp_host_service *s)
       if (handed > 0)
 	continue;
       c->try_nb = where == HS_ROUND_TRY;
-      over = gomp_hs_round (s, c, &r, (const unsigned char *) gomp_hs_buf (s, i));
+      over = gomp_hs_round (s, c, &r,
+			    (const unsigned char *) gomp_hs_buf (s, i));
       c->try_nb = 0;
       if (c->deferred)
 	{
@@ -525,7 +550,11 @@ hs_poll_pass (struct gomp_host_service *s)
 unsigned
 gomp_hs_poll_once (struct gomp_host_service *s)
 {
-  return hs_poll_pass (s);
+  unsigned n;
+  hs_poller_thread = 1;
+  n = hs_poll_pass (s);
+  hs_poller_thread = 0;
+  return n;
 }
 
 /* Forget calls left half done: their kernels are gone.  */
@@ -552,9 +581,11 @@ hs_poller (void *arg)
 {
   struct gomp_host_service *s = arg;
   unsigned idle = 0;
-  struct timespec ts = { 0, (long) s->poll_sleep_us * 1000 };
+  struct timespec ts = { 0, 0 };
+  double quiet_since = 0;
+  hs_poller_thread = 1;
 #ifdef PR_SET_TIMERSLACK
-  /* This thread only.  */
+  /* This thread's (the workers it starts reset theirs).  */
   prctl (PR_SET_TIMERSLACK, HS_POLL_SLACK_NS, 0, 0, 0);
 #endif
   pthread_mutex_lock (&s->lock);
@@ -568,6 +599,7 @@ hs_poller (void *arg)
 	     of a kernel that begins meanwhile waits for the next scan.  */
 	  pthread_mutex_unlock (&s->lock);
 	  hs_discard_partial (s);
+	  gomp_hs_fd_idle (s);
 	  pthread_mutex_lock (&s->lock);
 	  if (s->stop || __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) != 0)
 	    break;
@@ -582,10 +614,24 @@ hs_poller (void *arg)
       if (hs_poll_pass (s))
 	idle = 0;
       else if (idle > HS_IDLE_SLEEP)
-	nanosleep (&ts, NULL);
+	{
+	  /* After HS_QUIET_LONG_S seconds without a request, ten times
+	     longer: a kernel that computes for long without calling the
+	     host costs less, and pays the longer wait once.  */
+	  double t = hs_seconds ();
+	  unsigned long us = s->poll_sleep_us;
+	  if (quiet_since == 0)
+	    quiet_since = t;
+	  else if (t - quiet_since > HS_QUIET_LONG_S)
+	    us *= 10;
+	  ts.tv_sec = us / 1000000;
+	  ts.tv_nsec = (long) (us % 1000000) * 1000;
+	  nanosleep (&ts, NULL);
+	}
       else
 	{
 	  idle++;
+	  quiet_since = 0;
 	  hs_relax ();
 	}
       pthread_mutex_lock (&s->lock);

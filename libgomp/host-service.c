@@ -55,6 +55,7 @@
 #include "host-service-internal.h"
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -474,6 +475,13 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
   if (op == 0 || op >= GOMP_HS_OP_MAX || (!first && r->op != c->op))
     return HS_ROUND_POLLER;
   o = &gomp_hs_ops[op];
+  /* A write's input round flushes the stage on the poller when the stage
+     cannot grow (hs_input): not to a descriptor that may block.
+     Growing it here is what hs_input would do first.  */
+  if (op == GOMP_HS_OP_WRITE && !first && c->fd != NULL
+      && gomp_hs_fd_kind (c->fd) != HS_FD_LOCAL
+      && !gomp_hs_reserve (s, c, c->stage_len + r->len + 1))
+    return HS_ROUND_WORKER;
   if (!(o->flags & (HS_OP_BLOCKS | HS_OP_FD_IO | HS_OP_FD_META))
       || !hs_round_runs_handler (s, c, r))
     return HS_ROUND_POLLER;
@@ -487,13 +495,21 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
   kind = e != NULL ? gomp_hs_fd_kind (e) : HS_FD_LOCAL;
   if (kind == HS_FD_REMOTE)
     ret = HS_ROUND_WORKER;
+  else if (op == GOMP_HS_OP_WRITE && e != NULL && gomp_hs_fd_std (e)
+	   && gomp_hs_fd_host (e) == 1 && __fpending (stdout) != 0)
+    /* What the program left in stdout's buffer is written first, with
+       fflush, which may block and takes stdout's lock (which a host
+       thread may hold while it waits for the kernel): on a worker.
+       __fpending takes no lock; a host thread that writes meanwhile
+       writes at the same time as the device anyway.  */
+    ret = HS_ROUND_WORKER;
   else if (kind == HS_FD_STREAM && (o->flags & HS_OP_FD_IO))
     {
       uint64_t staged = (first ? 0 : c->stage_len) + r->len;
       uint64_t recv = (first ? 0 : c->in_recv) + r->len;
-      ret = (op == GOMP_HS_OP_WRITE && gomp_hs_fd_can_write_nb (e)
+      ret = (op == GOMP_HS_OP_WRITE
 	     && recv == (first ? r->total : c->in_total)
-	     && staged <= s->staging
+	     && staged <= s->staging && gomp_hs_fd_prepare_nb (e)
 	     ? HS_ROUND_TRY : HS_ROUND_WORKER);
     }
   if (first)

@@ -246,7 +246,8 @@ main (void)
       forced = 1;
       GOMP_PLUGIN_host_service_shutdown (s.server);
       t0 = sim_now ();
-      while (!__atomic_load_n (&c.done, __ATOMIC_SEQ_CST) && sim_now () - t0 < 10)
+      while (!__atomic_load_n (&c.done, __ATOMIC_SEQ_CST)
+	     && sim_now () - t0 < 10)
 	usleep (1000);
     }
   __atomic_store_n (&inject, forced ? 4 : 0, __ATOMIC_SEQ_CST);

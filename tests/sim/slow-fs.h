@@ -20,6 +20,8 @@ extern ssize_t __real_read (int, void *, size_t);
 extern int __real_close (int);
 
 static volatile int slow_fs_ms;
+/* How many reads and closes are waiting in the stand-in right now.  */
+static int slow_fs_inside;
 
 static int
 slow_fs_fd (int fd)
@@ -40,7 +42,9 @@ static void
 slow_fs_wait (void)
 {
   struct timespec ts = { slow_fs_ms / 1000, (slow_fs_ms % 1000) * 1000000L };
+  __atomic_add_fetch (&slow_fs_inside, 1, __ATOMIC_SEQ_CST);
   nanosleep (&ts, NULL);
+  __atomic_sub_fetch (&slow_fs_inside, 1, __ATOMIC_SEQ_CST);
 }
 
 int

@@ -118,6 +118,9 @@ struct hs_ctx
   int ended;			/* Result final (a stream ended early).  */
   int more_out;			/* READ: another block may follow.  */
   struct hs_fd *fd;		/* The call's descriptor, looked up once.  */
+  /* The descriptor gomp_hs_round_may_block judged the first round by,
+     with a reference: the call gets that one (hs_start).  */
+  struct hs_fd *peek_fd;
   /* WRITE on the poller: try without blocking (gomp_hs_do_write); the
      attempt left the rest of the round to a worker; a worker is to
      finish such a round (gomp_hs_resume).  */

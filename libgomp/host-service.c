@@ -179,7 +179,8 @@ void
 gomp_hs_reset_ctx (struct gomp_host_service *s, struct hs_ctx *c)
 {
   gomp_hs_fd_put (s, c->fd);
-  c->fd = NULL;
+  gomp_hs_fd_put (s, c->peek_fd);
+  c->fd = c->peek_fd = NULL;
   c->op = 0;
   c->in_total = c->in_recv = 0;
   c->stage_len = c->out_len = c->out_sent = 0;
@@ -291,15 +292,13 @@ hs_input (struct gomp_host_service *s, struct hs_ctx *c,
   return 1;
 }
 
-/* Start a call from request R.  Returns 0 if it was rejected (result in
-   C).  */
+/* hs_start, once the context is reset.  */
 
 static int
-hs_start (struct gomp_host_service *s, struct hs_ctx *c,
-	  const struct gomp_hs_request *r)
+hs_start_1 (struct gomp_host_service *s, struct hs_ctx *c,
+	    const struct gomp_hs_request *r)
 {
   const struct hs_op *o;
-  gomp_hs_reset_ctx (s, c);
   c->op = r->op < GOMP_HS_OP_MAX ? r->op : GOMP_HS_OP_NONE;
   memcpy (c->arg, r->arg, sizeof c->arg);
   c->in_total = r->total;
@@ -345,13 +344,43 @@ hs_start (struct gomp_host_service *s, struct hs_ctx *c,
       break;
     }
   /* The descriptor is looked up once, before any data moves.  */
-  if ((o->flags & HS_OP_FD)
-      && (c->fd = gomp_hs_fd_get (s, c->arg[0])) == NULL)
+  if (o->flags & HS_OP_FD)
     {
-      gomp_hs_fail (c, EBADF);
-      return 0;
+      if (c->peek_fd != NULL)
+	{
+	  c->fd = c->peek_fd;
+	  c->peek_fd = NULL;
+	}
+      else
+	c->fd = gomp_hs_fd_get (s, c->arg[0]);
+      if (c->fd == NULL)
+	{
+	  gomp_hs_fail (c, EBADF);
+	  return 0;
+	}
     }
   return 1;
+}
+
+/* Start a call from request R.  Returns 0 if it was rejected (result in
+   C).  */
+
+static int
+hs_start (struct gomp_host_service *s, struct hs_ctx *c,
+	  const struct gomp_hs_request *r)
+{
+  /* The descriptor the round was judged by (gomp_hs_round_may_block):
+     the one the call uses, even if another device thread has closed
+     the number and opened another file since.  */
+  struct hs_fd *peek = c->peek_fd;
+  int ok;
+  c->peek_fd = NULL;
+  gomp_hs_reset_ctx (s, c);
+  c->peek_fd = peek;
+  ok = hs_start_1 (s, c, r);
+  gomp_hs_fd_put (s, c->peek_fd);
+  c->peek_fd = NULL;
+  return ok;
 }
 
 /* Input complete: run the call.  */
@@ -487,11 +516,15 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
     return HS_ROUND_POLLER;
   if (o->flags & HS_OP_BLOCKS)
     return HS_ROUND_WORKER;
-  /* A first round: the descriptor is looked up again when the call
-     starts; if it changed meanwhile, the worker copes just as well, and
-     a write tried on the poller is tried on the descriptor the call
-     got.  */
-  e = first ? gomp_hs_fd_get (s, r->arg[0]) : c->fd;
+  /* A first round: the call gets the descriptor looked up here
+     (PEEK_FD), not the one the number names when it starts, so that
+     what it is judged by is what it uses.  */
+  if (first)
+    {
+      gomp_hs_fd_put (s, c->peek_fd);
+      c->peek_fd = gomp_hs_fd_get (s, r->arg[0]);
+    }
+  e = first ? c->peek_fd : c->fd;
   kind = e != NULL ? gomp_hs_fd_kind (e) : HS_FD_LOCAL;
   if (kind == HS_FD_REMOTE)
     ret = HS_ROUND_WORKER;
@@ -512,8 +545,6 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
 	     && staged <= s->staging && gomp_hs_fd_prepare_nb (e)
 	     ? HS_ROUND_TRY : HS_ROUND_WORKER);
     }
-  if (first)
-    gomp_hs_fd_put (s, e);
   return ret;
 }
 

@@ -131,3 +131,28 @@ if test -x "$STAGE/bin/gomp-gcc"; then
     sed 's/^/  | /' "$work/cc.out" | head
   fi
 fi
+
+# The asynchronous OpenACC benchmark, with and without host services:
+# builds with gomp-gcc (the first image has a host-service region, the
+# second none) and reports nothing off the GPU.
+if test -x "$STAGE/bin/gomp-gcc"; then
+  for v in hs plain; do
+    def=
+    test $v = hs && def=-DHS_ACC_HOST_SERVICES
+    # shellcheck disable=SC2086
+    if "$STAGE/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none $def \
+	 "$top/bench/gpu-acc-async.c" -o "$work/acc-$v" > "$work/cc-$v.out" 2>&1; then
+      "$work/acc-$v" > "$work/acc-$v.out" 2>&1
+      st=$?
+      if test $st -ne 0 && grep -q '^bench: acc async: not on a GPU' "$work/acc-$v.out"; then
+	pass "gpu-acc-async.c ($v) builds with gomp-gcc and reports nothing off the GPU"
+      else
+	fail "gpu-acc-async ($v) on the host: status $st"
+	sed 's/^/  | /' "$work/acc-$v.out" | head
+      fi
+    else
+      fail "gpu-acc-async.c ($v) does not build with gomp-gcc"
+      sed 's/^/  | /' "$work/cc-$v.out" | head
+    fi
+  done
+fi

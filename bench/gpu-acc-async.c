@@ -54,7 +54,8 @@ main (void)
 #pragma acc data copy(a)
   {
 #ifdef HS_ACC_HOST_SERVICES
-#pragma acc serial
+    /* One gang, vector-single: one line.  */
+#pragma acc parallel num_gangs(1) vector_length(32)
     printf ("acc async: host services on\n");
 #endif
     /* Warm up, then measure.  */

@@ -243,11 +243,8 @@ hs_serve_handed (struct gomp_host_service *s, struct hs_ctx *c)
     {
       hs_self_ctx = c;
       if (c->resume)
-	{
-	  /* The rest of a write the poller began (hs_hand_off_rest).  */
-	  c->resume = 0;
-	  over = gomp_hs_resume (s, c);
-	}
+	/* The rest of a write the poller began (hs_hand_off_rest).  */
+	over = gomp_hs_resume (s, c);
       else
 	over = gomp_hs_round (s, c, &c->req, c->inbuf);
       hs_self_ctx = NULL;

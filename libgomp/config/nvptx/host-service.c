@@ -160,8 +160,7 @@ static inline void
 hs_load_reply (volatile struct gomp_hs_reply *r, uint32_t *info, int64_t *ret)
 {
   uint64_t lo, hi;
-  __asm__ volatile ("ld.volatile.v2.u64 {%0, %1}, [%2];"
-		    : "=r" (lo), "=r" (hi) : "r" (r) : "memory");
+  hs_ld128 (r, &lo, &hi);
   *info = (uint32_t) (lo >> 32);
   *ret = (int64_t) hi;
 }

@@ -7,10 +7,7 @@ cc=${HOST_CC:-gcc-12}
 mkdir -p "$work"
 # slow-fs.h: reads and closes of files named slowfs-* are slow.
 "$cc" -O2 -pthread -Wl,--wrap=fstatfs,--wrap=read,--wrap=close \
-  -I"$top/tests/sim" -I"$top/libgomp" \
-  -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" \
-  "$top/bench/hs-bench.c" "$top/libgomp/host-service.c" \
-  "$top/libgomp/host-service-ops.c" "$top/libgomp/host-service-fd.c" \
-  "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c" || exit 1
+  -I"$top/tests/sim" -I"$top/libgomp/server-lib" -I"$top/libgomp" \
+  -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" "$top/bench/hs-bench.c" \
+  $("$top/build-aux/hs-server-sources.sh" "$top") || exit 1
 "$work/hs-bench" "$@"

@@ -19,14 +19,13 @@ case $kind in
   *) flags="-O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined" ;;
 esac
 common="-g $flags -fno-omit-frame-pointer -Wall -Wextra -pthread
-  -I$top/tests/sim -I$top/libgomp -idirafter $gcc_src/libgomp"
+  -I$top/tests/sim -I$top/libgomp/server-lib -I$top/libgomp
+  -idirafter $gcc_src/libgomp"
 # The harness's own comparisons are not worth tracing (its loops over
 # payloads would cost more than the server): edge coverage only.
 # shellcheck disable=SC2086
 "$cc" $common "$@" -fno-sanitize-coverage=trace-cmp -c -o "$out.harness.o" \
   "$top/tests/fuzz/hs-fuzz.c" || exit 1
-# shellcheck disable=SC2086
+# shellcheck disable=SC2046,SC2086
 exec "$cc" $common "$@" -o "$out" "$out.harness.o" $main \
-  "$top/libgomp/host-service.c" "$top/libgomp/host-service-ops.c" \
-  "$top/libgomp/host-service-fd.c" "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c"
+  $("$top/build-aux/hs-server-sources.sh" "$top")

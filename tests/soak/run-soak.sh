@@ -6,11 +6,11 @@ top=$1 gcc_src=$2 work=$3
 shift 3
 cc=${HOST_CC:-gcc-12}
 mkdir -p "$work/tmp"
-"$cc" -O2 -g -Wall -Wextra -pthread -I"$top/tests/sim" -I"$top/libgomp" \
-  -idirafter "$gcc_src/libgomp" -o "$work/hs-soak" "$top/tests/soak/hs-soak.c" \
-  "$top/libgomp/host-service.c" "$top/libgomp/host-service-ops.c" \
-  "$top/libgomp/host-service-fd.c" "$top/libgomp/host-service-server.c" \
-  "$top/libgomp/host-call.c" "$top/libgomp/target-rev.c" "$top/libgomp/target-rev-map.c" || exit 1
+# shellcheck disable=SC2046
+"$cc" -O2 -g -Wall -Wextra -pthread -I"$top/tests/sim" \
+  -I"$top/libgomp/server-lib" -I"$top/libgomp" -idirafter "$gcc_src/libgomp" \
+  -o "$work/hs-soak" "$top/tests/soak/hs-soak.c" \
+  $("$top/build-aux/hs-server-sources.sh" "$top") || exit 1
 echo "[soak] $(getconf _NPROCESSORS_ONLN) CPUs, $(uname -sr)"
 # No per-thread malloc caches: 512 client threads filling theirs would
 # look like growth of the heap in use (see hs-soak.c).

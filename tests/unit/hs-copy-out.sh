@@ -8,8 +8,8 @@
 cc=${HOST_CC:-gcc-12}
 work=$WORK/copy-out
 rm -rf "$work"; mkdir -p "$work"
-hs_srcs="$TOP/libgomp/host-service.c $TOP/libgomp/host-service-ops.c $TOP/libgomp/host-service-fd.c $TOP/libgomp/host-service-server.c $TOP/libgomp/host-call.c $TOP/libgomp/target-rev.c $TOP/libgomp/target-rev-map.c"
-incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
+hs_srcs=$("$TOP/build-aux/hs-server-sources.sh" "$TOP")
+incs="-I$TOP/tests/sim -I$TOP/libgomp/server-lib -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
 
 run ()
 {

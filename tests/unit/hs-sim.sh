@@ -8,9 +8,9 @@
 cc=${HOST_CC:-gcc-12}
 work=$WORK/sim
 rm -rf "$work"; mkdir -p "$work"
-hs_srcs="$TOP/libgomp/host-service.c $TOP/libgomp/host-service-ops.c $TOP/libgomp/host-service-fd.c $TOP/libgomp/host-service-server.c $TOP/libgomp/host-call.c $TOP/libgomp/target-rev.c $TOP/libgomp/target-rev-map.c"
+hs_srcs=$("$TOP/build-aux/hs-server-sources.sh" "$TOP")
 srcs="$TOP/tests/sim/hs-sim.c $hs_srcs"
-incs="-I$TOP/tests/sim -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
+incs="-I$TOP/tests/sim -I$TOP/libgomp/server-lib -I$TOP/libgomp -idirafter $GCC_SRC/libgomp"
 # plugin-hs.c includes plugin/host-service-nvptx.c.
 
 run ()

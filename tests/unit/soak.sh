@@ -7,12 +7,11 @@ cc=${HOST_CC:-gcc-12}
 work=$WORK/soak
 rm -rf "$work"
 mkdir -p "$work/tmp"
+# shellcheck disable=SC2046
 if ! "$cc" -O2 -g -Wall -Wextra -Werror -pthread -I"$TOP/tests/sim" \
-     -I"$TOP/libgomp" -idirafter "$GCC_SRC/libgomp" -o "$work/hs-soak" \
-     "$TOP/tests/soak/hs-soak.c" "$TOP/libgomp/host-service.c" \
-     "$TOP/libgomp/host-service-ops.c" "$TOP/libgomp/host-service-fd.c" \
-     "$TOP/libgomp/host-service-server.c" "$TOP/libgomp/host-call.c" "$TOP/libgomp/target-rev.c" "$TOP/libgomp/target-rev-map.c" \
-     > "$work/build.log" 2>&1; then
+     -I"$TOP/libgomp/server-lib" -I"$TOP/libgomp" -idirafter "$GCC_SRC/libgomp" \
+     -o "$work/hs-soak" "$TOP/tests/soak/hs-soak.c" \
+     $("$TOP/build-aux/hs-server-sources.sh" "$TOP") > "$work/build.log" 2>&1; then
   echo "FAIL: soak does not build"
   cat "$work/build.log"
   exit 0

@@ -1,6 +1,8 @@
-/* Stand-in for libgomp.h when host-service.c is compiled into the
-   simulated-device test (tests/sim/hs-sim.c) instead of into libgomp:
-   just the few libgomp services it uses, with the same meaning.  */
+/* Stand-in for libgomp.h when the host-service server's sources
+   (build-aux/hs-server-sources.sh) are compiled outside libgomp: into
+   libgomp-hs-server.a (build-aux/build-hs-server.sh), the simulated
+   device, the soak, the fuzzer and the benchmark.  Just the few libgomp
+   services they use, with the same meaning.  */
 
 #ifndef HS_SIM_LIBGOMP_H
 #define HS_SIM_LIBGOMP_H 1
@@ -9,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "libgomp-plugin.h"
+/* The library's interface, checked against libgomp-plugin.h's.  */
+#include "gomp-hs-server.h"
 
 static int hs_sim_debug_var = -1;
 

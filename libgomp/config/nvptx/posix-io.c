@@ -610,6 +610,50 @@ _stat (const char *path, struct stat *st)
   return 0;
 }
 
+/* Standalone programs (gomp-nvptx-gcc) are compiled with newlib's
+   headers, so their plain open, stat, fstat, lstat and clock_gettime --
+   the calls whose constants or structures differ from the host's -- must
+   take newlib's ABI.  gomp-nvptx-abi.h, which the driver includes first,
+   gives those declarations the assembler names of _open, _stat and the
+   three below.  */
+
+int
+__gomp_nvptx_fstat (int fd, struct stat *st)
+{
+  struct host_stat h;
+  if (hs_fstat (fd, &h) != 0)
+    return -1;
+  host_to_newlib_stat (&h, st);
+  return 0;
+}
+
+int
+__gomp_nvptx_lstat (const char *path, struct stat *st)
+{
+  struct host_stat h;
+  if (hs_stat (path, &h, 0) != 0)
+    return -1;
+  host_to_newlib_stat (&h, st);
+  return 0;
+}
+
+/* newlib's clock numbers (its <time.h>), in order, as the host's.  */
+static const signed char newlib_clocks[] = {
+  5 /* CLOCK_REALTIME_COARSE */, 0 /* CLOCK_REALTIME */,
+  2 /* CLOCK_PROCESS_CPUTIME_ID */, 3 /* CLOCK_THREAD_CPUTIME_ID */,
+  1 /* CLOCK_MONOTONIC */, 4 /* CLOCK_MONOTONIC_RAW */,
+  6 /* CLOCK_MONOTONIC_COARSE */, 7 /* CLOCK_BOOTTIME */,
+  8 /* CLOCK_REALTIME_ALARM */, 9 /* CLOCK_BOOTTIME_ALARM */
+};
+
+int
+__gomp_nvptx_clock_gettime (unsigned long clock, struct timespec *tp)
+{
+  if (clock >= sizeof newlib_clocks)
+    return fail (HOST_EINVAL);
+  return clock_gettime (newlib_clocks[clock], tp);
+}
+
 int
 _unlink (const char *path)
 {

@@ -71,7 +71,7 @@ ptx ()
       printf '{\n\tret;\n}\n'
     fi
   } > "$f"
-  nomain= maxntid=
+  nomain='' maxntid=''
 }
 
 log=$work/driver.log
@@ -266,3 +266,69 @@ t $? "--help lists the options and the statuses"
 fake -- --version
 test $st -eq 0 && grep -q '^gomp-nvptx-run ' "$work/out"
 t $? "--version"
+
+# 9. With AddressSanitizer and UndefinedBehaviorSanitizer: the launcher's
+# paths through the stand-in (the EXIT path ends the process from a
+# server thread, so leaks are not checked).
+# shellcheck disable=SC2086
+if "$cc" -g -O1 -Wall -Wextra -Werror -pthread -fsanitize=address,undefined \
+     -fno-omit-frame-pointer $incs -o "$work/gomp-nvptx-run-asan" \
+     "$TOP/tools/gomp-nvptx-run.c" $hs_srcs -ldl > "$work/build-asan.log" 2>&1; then
+  plain=$run
+  run=$work/gomp-nvptx-run-asan
+  bad=
+  asan ()
+  {
+    fake ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 -- "$@"
+    if grep -q 'Sanitizer\|runtime error' "$work/err"; then
+      bad="$bad [$*]"
+      sed 's/^/  /' "$work/err" | head -20
+    fi
+  }
+  asan "$work/p-argv.ptx" "" a "$long"
+  asan "$work/p-two.ptx"
+  asan -L 32 -O 1 -g -G "$work/p-tls.ptx"
+  asan "$work/p-ret.ptx"
+  asan "$work/p-hsret.ptx"
+  asan "$work/p-trap.ptx"
+  asan "$work/p-file.ptx"
+  asan -L 64 "$work/p-ntid.ptx"
+  asan "$work/p-nomain.ptx"
+  asan "$work/p-junk.ptx"
+  t "$(test -z "$bad"; echo $?)" "no sanitizer report over the launcher's paths${bad:+ (reports for:$bad)}"
+  run=$plain
+else
+  failt "gomp-nvptx-run does not build with the sanitizers"
+  cat "$work/build-asan.log"
+fi
+
+# 10. The real driver, where there is one: hand-written PTX without a C
+# library (tests/launcher/*.ptx).  ptxas checks them everywhere.
+ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
+if test -x "$ptxas" || command -v "$ptxas" > /dev/null 2>&1; then
+  ok=0
+  for p in argv-status trap; do
+    "$ptxas" -arch=sm_90 "$TOP/tests/launcher/$p.ptx" -o "$work/$p.cubin" \
+      > "$work/ptxas-$p.log" 2>&1 || { ok=1; cat "$work/ptxas-$p.log"; }
+  done
+  t $ok "the real-driver test programs pass ptxas for sm_90"
+else
+  echo "UNSUPPORTED: launcher: no ptxas to check the real-driver test programs"
+fi
+"$run" "$TOP/tests/launcher/argv-status.ptx" 7 x > "$work/out" 2> "$work/err"
+st=$?
+if test $st -eq 127; then
+  echo "UNSUPPORTED: launcher: real driver ($(head -1 "$work/err"))"
+else
+  test $st -eq 37
+  t $? "real driver: argc and argv reach __main; status from rval_ptr (37, got $st)"
+  "$run" -L 32 -O 3 -g -G -H 1M -S 4096 "$TOP/tests/launcher/argv-status.ptx" 5 \
+    > "$work/out" 2> "$work/err"
+  st=$?
+  test $st -eq 25
+  t $? "real driver: -L 32 -O 3 -g -G -H 1M -S 4096 (25, got $st)"
+  "$run" "$TOP/tests/launcher/trap.ptx" > "$work/out" 2> "$work/err"
+  st=$?
+  test $st -eq 134 && grep -q ': kernel failed: CUDA_ERROR_' "$work/err"
+  t $? "real driver: a trap: 'kernel failed', status 134 (got $st)"
+fi

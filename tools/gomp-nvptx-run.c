@@ -155,6 +155,23 @@ fail (int status, const char *fmt, ...)
   exit (status);
 }
 
+/* GOMP_DEBUG=1: say what is set up, on stderr.  */
+
+static int debug_on;
+
+static void __attribute__ ((format (printf, 1, 2)))
+debug (const char *fmt, ...)
+{
+  va_list ap;
+  if (!debug_on)
+    return;
+  fputs (PROG ": ", stderr);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+}
+
 static const char *
 cuda_error (CUresult r)
 {
@@ -415,6 +432,7 @@ load_program (char *buf, size_t len)
 	}
       off += n + 1;
     }
+  debug ("%s: %u PTX texts", progname, pieces);
   if (pieces == 0)
     fail (EXIT_PROGRAM, "%s: no PTX in the file", progname);
   r = cu.cuLinkComplete (link, &cubin, &cubin_size);
@@ -481,8 +499,19 @@ setup_tls (CUmodule module, size_t heap)
 	  GOMP_NVPTX_TLS_SYMBOL, t.version, t.entry_size,
 	  GOMP_NVPTX_TLS_VERSION);
   if (s != NULL && *s != '\0')
-    requested = parse_number (s, "GOMP_NVPTX_THREAD_STATES", 1,
-			      GOMP_NVPTX_TLS_MAX_SLOTS, 0);
+    {
+      char *end;
+      errno = 0;
+      requested = strtoull (s, &end, 10);
+      if (errno != 0 || *end != '\0' || *s < '0' || *s > '9'
+	  || requested == 0 || requested > GOMP_NVPTX_TLS_MAX_SLOTS)
+	{
+	  fprintf (stderr, PROG ": GOMP_NVPTX_THREAD_STATES=%s is not a"
+		   " number from 1 to %u: using the default\n", s,
+		   GOMP_NVPTX_TLS_MAX_SLOTS);
+	  requested = 0;
+	}
+    }
   /* One kernel of one block: its threads are all there is.  */
   n = gomp_nvptx_tls_slots (1, opt_lanes, requested);
   size = n * t.entry_size;
@@ -498,6 +527,8 @@ setup_tls (CUmodule module, size_t heap)
 	 "cuMemcpyHtoD (" GOMP_NVPTX_TLS_SYMBOL ")");
   raise_limit (CU_LIMIT_MALLOC_HEAP_SIZE,
 	       heap + (gomp_nvptx_tls_heap (n) - GOMP_NVPTX_TLS_HEAP_BASE));
+  debug ("%s: %llu entries of %u bytes", GOMP_NVPTX_TLS_SYMBOL,
+	 (unsigned long long) n, t.entry_size);
 }
 
 /* If MODULE defines __gomp_host_service, set up its region and server
@@ -549,6 +580,12 @@ setup_host_services (CUmodule module)
 				 * sizeof (struct gomp_hs_port_state)),
 	     EXIT_CUDA, "host services: cuMemsetD8");
     }
+  if (hs.server)
+    debug ("host services: %zu bytes at %p (device %#llx), %u ports of %u"
+	   " bytes", size, hs.region, (unsigned long long) region_dev, nports,
+	   buf_size);
+  else
+    debug ("host services are off (GOMP_HOST_SERVICES)");
   /* With host services off, NPORTS 0: every call fails with ENOSYS.  */
   head.nports = nports;
   head.buf_size = buf_size;
@@ -622,7 +659,9 @@ main (int argc, char **argv)
   CUdeviceptr rval, dargv;
   void *params[3];
   CUresult r;
+  const char *d = getenv ("GOMP_DEBUG");
 
+  debug_on = d != NULL && atoi (d) != 0;
   progname = argv[first];
   image = read_program (progname, &image_len);
   open_driver ();
@@ -663,6 +702,14 @@ main (int argc, char **argv)
   params[1] = &dev_argc;
   params[2] = &dargv;
 
+  if (debug_on)
+    {
+      size_t stack = 0, heap = 0;
+      cu.cuCtxGetLimit (&stack, CU_LIMIT_STACK_SIZE);
+      cu.cuCtxGetLimit (&heap, CU_LIMIT_MALLOC_HEAP_SIZE);
+      debug ("launching __main: %d arguments, %u lanes, stack %zu, heap %zu",
+	     dev_argc, opt_lanes, stack, heap);
+    }
   fflush (NULL);
   if (hs.server)
     GOMP_PLUGIN_host_service_kernel_begin (hs.server);
@@ -690,6 +737,7 @@ main (int argc, char **argv)
   stop_host_services ();
   check (cu.cuMemcpyDtoH_v2 (&status, rval, sizeof status), EXIT_CUDA,
 	 "cuMemcpyDtoH (exit status)");
+  debug ("__main ended, status %d", status);
   cu.cuMemFree_v2 (dargv);
   cu.cuMemFree_v2 (rval);
   if (hs.ports)

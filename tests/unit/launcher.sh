@@ -102,6 +102,8 @@ if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
   st=$?
   test $st -eq 127 && grep -q '^gomp-nvptx-run: cannot load the CUDA driver' "$work/err"
   t $? "no libcuda.so.1 on the system: status 127 (got $st)"
+else
+  echo "UNSUPPORTED: launcher: no driver on the system (this one has libcuda.so.1)"
 fi
 # A driver without one of the functions.
 echo 'int cuInit (unsigned f) { return (int) f; }' > "$work/partial/p.c"
@@ -182,6 +184,18 @@ t $? "__gomp_nvptx_tls with -L 32: 32 entries"
 fake GOMP_NVPTX_THREAD_STATES=5 -- "$work/p-tls.ptx"
 grep -qx 'tls: version 3 entry 16 nslots 5 epoch 1 table set zeroed' "$work/out"
 t $? "GOMP_NVPTX_THREAD_STATES=5: 5 entries"
+fake GOMP_NVPTX_THREAD_STATES=0 -- -L 8 "$work/p-tls.ptx"
+grep -qx 'tls: version 3 entry 16 nslots 8 epoch 1 table set zeroed' "$work/out" \
+  && grep -q 'GOMP_NVPTX_THREAD_STATES=0 is not a number' "$work/err" && test $st -eq 0
+t $? "GOMP_NVPTX_THREAD_STATES=0: a warning, the default"
+
+# GOMP_DEBUG=1: what the launcher sets up, and the server's trace.
+fake GOMP_DEBUG=1 -- -L 4 "$work/p-tls.ptx"
+grep -q '^gomp-nvptx-run: host services: [0-9]* bytes at .* 64 ports of 4096 bytes$' "$work/err" \
+  && grep -q '^gomp-nvptx-run: __gomp_nvptx_tls: 4 entries of 16 bytes$' "$work/err" \
+  && grep -q '^gomp-nvptx-run: launching __main: 1 arguments, 4 lanes, stack 4096, heap 268443648$' "$work/err" \
+  && grep -q '^host-service: port [0-9]*: write (fd 1, ' "$work/err"
+t $? "GOMP_DEBUG=1 traces the setup and the calls"
 
 # 5. Exit statuses.
 ptx "$work/p-ret.ptx" -- "printf no host services" "return 42"

@@ -674,7 +674,8 @@ main (int argc, char **argv)
 	  r ? cuda_error (r) : "");
   check (cu.cuDeviceGet (&dev, 0), EXIT_NO_CUDA, "cuDeviceGet");
   /* The launching thread sleeps while it waits for the kernel: the
-     server's threads need the CPU.  */
+     server's threads need the CPU.  Mapped host memory (the region)
+     needs CU_CTX_MAP_HOST before CUDA 11, and is always on since.  */
   check (cu.cuCtxCreate_v2 (&ctx, CU_CTX_SCHED_BLOCKING_SYNC
 				 | CU_CTX_MAP_HOST, dev),
 	 EXIT_CUDA, "cuCtxCreate");

@@ -7,7 +7,9 @@
 # options reach the driver, exit statuses from *rval_ptr and from the
 # EXIT call, a trap, output through host services on stdout, stderr and in
 # files, the per-thread state table, programs without host services.
-# Environment: TOP, WORK, GCC_SRC (for libgomp-plugin.h), HOST_CC.
+# Environment: TOP, WORK, GCC_SRC (for libgomp-plugin.h), HOST_CC; STAGE
+# (optional: the launcher is also built with its libgomp-hs-server.a);
+# PTXAS.
 cc=${HOST_CC:-gcc-12}
 work=$WORK/launcher
 rm -rf "$work"; mkdir -p "$work/fake" "$work/nodriver" "$work/partial" "$work/run"
@@ -314,6 +316,25 @@ if "$cc" -g -O1 -Wall -Wextra -Werror -pthread -fsanitize=address,undefined \
 else
   failt "gomp-nvptx-run does not build with the sanitizers"
   cat "$work/build-asan.log"
+fi
+
+# The launcher against the installed server library, where there is one
+# (the lead's build: $STAGE/lib/libgomp-hs-server.a).
+if test -n "$STAGE" && test -f "$STAGE/lib/libgomp-hs-server.a"; then
+  if "$cc" -O2 -Wall -Wextra -Werror -pthread -I"$STAGE/include" \
+       -I"$TOP/libgomp" -I"$cuda_inc" -o "$work/gomp-nvptx-run-lib" \
+       "$TOP/tools/gomp-nvptx-run.c" "$STAGE/lib/libgomp-hs-server.a" -ldl \
+       > "$work/build-lib.log" 2>&1; then
+    plain=$run
+    run=$work/gomp-nvptx-run-lib
+    fake -- "$work/p-argv.ptx" "" "two words" "$long" "-L" "--help" "tab	x" "é"
+    test $st -eq 0 && cmp -s "$work/out" "$work/expect"
+    t $? "linked with libgomp-hs-server.a: argv through host services (got $st)"
+    run=$plain
+  else
+    failt "gomp-nvptx-run does not build with $STAGE/lib/libgomp-hs-server.a"
+    cat "$work/build-lib.log"
+  fi
 fi
 
 # 10. The real driver, where there is one: hand-written PTX without a C

@@ -496,8 +496,8 @@ struct fake_global
 struct fake_module
 {
   char *text;
-  struct fake_global globals[32];
-  int nglobals;
+  struct fake_global *globals;
+  int nglobals, cap;
   int has_main;
   unsigned maxntid;		/* __main's .maxntid (X only), or 0.  */
 };
@@ -528,8 +528,15 @@ fake_parse_global (struct fake_module *m, const char *line)
   struct fake_global *g;
   unsigned char *mem;
 
-  if (m->nglobals == 32)
-    return -1;
+  if (m->nglobals == m->cap)
+    {
+      int cap = m->cap ? 2 * m->cap : 16;
+      struct fake_global *n = realloc (m->globals, cap * sizeof *n);
+      if (n == NULL)
+	return -1;
+      m->globals = n;
+      m->cap = cap;
+    }
   snprintf (buf, sizeof buf, "%.*s",
 	    (int) (init ? (size_t) (init - line) : strcspn (line, ";")), line);
   for (tok = strtok_r (buf, " \t", &save); tok;
@@ -594,11 +601,23 @@ cuModuleLoadData (CUmodule *mod, const void *image)
       if (strstr (line, ".maxntid ") && strncmp (line, "//", 2) != 0)
 	m->maxntid = strtoul (strstr (line, ".maxntid ") + 9, NULL, 10);
       if (strstr (line, ".global ") && strncmp (line, "//", 2) != 0
-	  && fake_parse_global (m, line) != 0)
+	  && strstr (line, ".extern ") == NULL && strchr (line, '(') == NULL)
 	{
-	  free (m->text);
-	  free (m);
-	  return CUDA_ERROR_INVALID_PTX;
+	  /* A declaration, whose initializer may be on the next lines (GCC
+	     writes "NAME[N] =" then "{V, ... };"): up to its ';'.  */
+	  char decl[1024];
+	  size_t k, dn = strcspn (p, ";");
+	  snprintf (decl, sizeof decl, "%.*s", (int) dn, p);
+	  for (k = 0; decl[k]; k++)
+	    if (decl[k] == '\n')
+	      decl[k] = ' ';
+	  if (fake_parse_global (m, decl) != 0)
+	    {
+	      free (m->globals);
+	      free (m->text);
+	      free (m);
+	      return CUDA_ERROR_INVALID_PTX;
+	    }
 	}
     }
   *mod = (CUmodule) m;
@@ -615,6 +634,7 @@ cuModuleUnload (CUmodule mod)
   READY ();
   for (i = 0; i < m->nglobals; i++)
     free (m->globals[i].mem);
+  free (m->globals);
   free (m->text);
   free (m);
   return CUDA_SUCCESS;

@@ -57,9 +57,12 @@ ptx ()
     printf '// BEGIN PREAMBLE\n.version 7.0\n.target sm_70\n.address_size 64\n// END PREAMBLE\n'
     while test "$1" != "--"; do
       case $1 in
-	hs) echo '.visible .global .align 8 .u32 __gomp_host_service[8] = { 2, 4096, 0, 0, 0, 0, 0, 0 };' ;;
+	# As GCC writes them (config/nvptx/host-service.c, reent.c):
+	# version | stack << 32, and version | entry_size << 32.
+	hs) printf '.visible .global .align 8 .u64 __gomp_host_service[4] =\n{17592186044418 };\n' ;;
+	tls) printf '.visible .global .align 8 .u64 __gomp_nvptx_tls[3] =\n{68719476739,0,0 };\n' ;;
+	# Another form a declaration may take.
 	hsv1) echo '.visible .global .align 8 .u32 __gomp_host_service[8] = { 1, 4096, 0, 0, 0, 0, 0, 0 };' ;;
-	tls) echo '.visible .global .align 8 .u32 __gomp_nvptx_tls[6] = { 3, 16, 0, 0, 0, 0 };' ;;
 	nomain) nomain=1 ;;
 	maxntid32) maxntid='.maxntid 32, 1, 1' ;;
       esac
@@ -335,6 +338,30 @@ if test -n "$STAGE" && test -f "$STAGE/lib/libgomp-hs-server.a"; then
     failt "gomp-nvptx-run does not build with $STAGE/lib/libgomp-hs-server.a"
     cat "$work/build-lib.log"
   fi
+fi
+
+# The real device runtime's globals, as GCC compiled them into the
+# staged libgomp.a (host-service.o, reent.o), linked with a __main of
+# ours: the launcher accepts their protocol and table versions and
+# serves them.
+devlib=$STAGE/lib/nvptx-none/libgomp.a
+if test -n "$STAGE" && test -f "$devlib"; then
+  mkdir -p "$work/devlib"
+  if (cd "$work/devlib" && nvptx-none-ar x "$devlib" host-service.o reent.o) 2> /dev/null; then
+    ptx "$work/main-only.ptx" -- tls argv "exit 0"
+    { cat "$work/main-only.ptx"; printf '\0'; cat "$work/devlib/host-service.o"; printf '\0'
+      cat "$work/devlib/reent.o"; printf '\0'; } > "$work/p-real.ptx"
+    v=$(sed -n '/__gomp_host_service\[4\] =/{n;s/^{\([0-9]*\).*/\1/p;}' "$work/devlib/host-service.o")
+    fake -- "$work/p-real.ptx" arg
+    test $st -eq 0 && grep -qx 'argv\[1\]=arg' "$work/out" \
+      && grep -q '^tls: version 3 entry [0-9]* nslots 1 epoch 1 table set zeroed$' "$work/out" \
+      && test -n "$v" && grep -q "^launch limits STACK_SIZE $((v >> 32)) " "$log"
+    t $? "the staged device runtime's __gomp_host_service and __gomp_nvptx_tls are accepted and served (stack $((${v:-0} >> 32)))"
+  else
+    failt "no host-service.o and reent.o in $devlib"
+  fi
+else
+  echo "UNSUPPORTED: launcher: no staged nvptx libgomp.a (STAGE) for the real device runtime's globals"
 fi
 
 # 10. The real driver, where there is one: hand-written PTX without a C

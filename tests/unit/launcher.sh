@@ -170,6 +170,11 @@ grep -q '^cuLinkCreate OPTIMIZATION_LEVEL 2$' "$log" \
 t $? "-O 2 -g -G: JIT options"
 grep -qx 'argv\[1\]=x' "$work/out" && test $st -eq 0
 t $? "with options, argv starts at PROGRAM"
+fake -- -L 2 -- "$work/p-argv.ptx" -- -S
+printf 'argc=3\nargv[0]=%s\nargv[1]=--\nargv[2]=-S\n' "$work/p-argv.ptx" > "$work/expect2"
+test $st -eq 0 && cmp -s "$work/out" "$work/expect2" \
+  && grep -q '^cuLaunchKernel grid 1 1 1 block 2 1 1 ' "$log"
+t $? "'--' ends the options; a '--' after PROGRAM is the program's"
 fake -- --stack-size=3000 --heap-size 1k --lanes=4 --optlevel 0 --lineinfo "$work/p-argv.ptx"
 grep -q '^launch limits STACK_SIZE 3000 MALLOC_HEAP_SIZE 9216$' "$log" \
   && grep -q '^cuLaunchKernel grid 1 1 1 block 4 1 1 ' "$log" \

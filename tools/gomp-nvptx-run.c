@@ -72,6 +72,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda.h>
+
+/* GCC's own minimal cuda.h (include/cuda/cuda.h in GCC's tree, which
+   libgomp's plugin is built with when no CUDA toolkit is installed, and
+   so is this launcher) lacks these; the values are the driver API's.  */
+#if CUDA_VERSION < 9000
+#define CU_JIT_GENERATE_DEBUG_INFO ((CUjit_option) 11)
+#define CU_JIT_GENERATE_LINE_INFO ((CUjit_option) 13)
+#define CU_CTX_SCHED_BLOCKING_SYNC 0x04
+#define CU_CTX_MAP_HOST 0x08
+#endif
 #include "gomp-hs-server.h"
 #include "host-service.h"
 #include "config/nvptx/device-tls.h"

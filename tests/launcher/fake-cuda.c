@@ -64,6 +64,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cuda.h>
+
+/* Built, like the launcher, with GCC's minimal cuda.h, which lacks these;
+   the values are the driver API's.  */
+#if CUDA_VERSION < 9000
+#define CUDA_ERROR_NOT_INITIALIZED ((CUresult) 3)
+#define CUDA_ERROR_NO_DEVICE ((CUresult) 100)
+#define CUDA_ERROR_INVALID_DEVICE ((CUresult) 101)
+#define CUDA_ERROR_INVALID_IMAGE ((CUresult) 200)
+#define CUDA_ERROR_INVALID_PTX ((CUresult) 218)
+#define CUDA_ERROR_INVALID_HANDLE ((CUresult) 400)
+#define CUDA_ERROR_ILLEGAL_INSTRUCTION ((CUresult) 715)
+#define CU_JIT_GENERATE_DEBUG_INFO ((CUjit_option) 11)
+#define CU_JIT_GENERATE_LINE_INFO ((CUjit_option) 13)
+#endif
 #include "sim-client.h"
 #include "config/nvptx/device-tls.h"
 
@@ -376,7 +390,8 @@ struct fake_link
 static const char *
 fake_jit_name (CUjit_option o)
 {
-  switch (o)
+  /* An int: GCC's minimal CUjit_option has no GENERATE_*_INFO.  */
+  switch ((int) o)
     {
     case CU_JIT_OPTIMIZATION_LEVEL: return "OPTIMIZATION_LEVEL";
     case CU_JIT_GENERATE_LINE_INFO: return "GENERATE_LINE_INFO";

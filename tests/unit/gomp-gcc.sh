@@ -96,8 +96,9 @@ fi
 #    with code), in a fake install tree whose "host compiler" records its
 #    command line.  CUDA 12: sm_70, sm_75, sm_80, sm_90; CUDA 13: no sm_70.
 #    Neither knows sm_35.
-mkdir -p fake/bin fake/lib/nvptx-none/mgomp cuda12 cuda13
+mkdir -p fake/bin fake/lib/nvptx-none/mgomp fake/libexec/gomp-hs cuda12 cuda13
 cp "$stage/bin/gomp-gcc" fake/bin/
+cp "$stage/libexec/gomp-hs/ptx-isa" fake/libexec/gomp-hs/
 : > fake/lib/libgomp.so.1
 : > fake/lib/nvptx-none/libgomp.a
 : > fake/lib/nvptx-none/mgomp/libgomp.a

@@ -14,7 +14,8 @@ cc=${HOST_CC:-gcc-12}
 work=$WORK/launcher
 rm -rf "$work"; mkdir -p "$work/fake" "$work/nodriver" "$work/partial" "$work/run"
 run=$work/gomp-nvptx-run
-cuda_inc=${CUDA_INC:-/usr/local/cuda/include}
+# cuda.h: GCC's own minimal one, as the build uses (CUDA_INC: another).
+cuda_inc=${CUDA_INC:-$GCC_SRC/include/cuda}
 
 pass () { echo "PASS: launcher: $*"; }
 failt () { echo "FAIL: launcher: $*"; }

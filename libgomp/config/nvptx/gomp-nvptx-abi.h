@@ -37,6 +37,12 @@
 #ifndef GOMP_NVPTX_ABI_H
 #define GOMP_NVPTX_ABI_H 1
 
+/* The host's monotonic clock is there: let newlib's <time.h> define
+   CLOCK_MONOTONIC (its <sys/features.h> says nothing for nvptx).  */
+#ifndef _POSIX_MONOTONIC_CLOCK
+#define _POSIX_MONOTONIC_CLOCK 200112L
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -15,6 +15,17 @@ export OMP_TARGET_OFFLOAD=mandatory
 pass=0 fail=0
 passed () { echo "PASS: $1"; pass=$((pass + 1)); }
 failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
+# Count the PASS:/FAIL: lines of a part's output FILE; echo the rest.
+relay ()
+{
+  while IFS= read -r line; do
+    case $line in
+      "PASS: "*) passed "${line#PASS: }" ;;
+      "FAIL: "*) failed "${line#FAIL: }" ;;
+      *) echo "$line" ;;
+    esac
+  done < "$1"
+}
 {
   echo "# gpu-check $(date -u)"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
@@ -66,6 +77,11 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
       sed 's/^/  | /' "$work/$name.out" | head -40
     fi
   done
+  # Standalone programs through gomp-nvptx-run (gpu-standalone.sh).
+  if test -f "$here/gpu-standalone.sh"; then
+    sh "$here/gpu-standalone.sh" "$here" "$work" > "$work/standalone.out" 2>&1
+    relay "$work/standalone.out"
+  fi
   GOMP_DEBUG=1 timeout 120 "$here/tests/hs-stdio-1.exe" > "$work/trace.out" 2>&1
   if grep -q 'host-service: port [0-9]*: open (fd' "$work/trace.out"; then
     passed "GOMP_DEBUG=1 traces requests on the GPU"
@@ -244,13 +260,7 @@ failed () { echo "FAIL: $1"; fail=$((fail + 1)); }
   if test -f "$here/upstream/run.sh"; then
     sh "$here/upstream/run.sh" "$here/stock-lib" "${UPSTREAM_GPU_BUDGET:-60}" \
       > "$work/upstream.out" 2>&1
-    while IFS= read -r line; do
-      case $line in
-	"PASS: "*) passed "${line#PASS: }" ;;
-	"FAIL: "*) failed "${line#FAIL: }" ;;
-	*) echo "$line" ;;
-      esac
-    done < "$work/upstream.out"
+    relay "$work/upstream.out"
   fi
   # The LLVM peer: the same workload under clang-19, LLVM's GPU libc and
   # Debian's libomptarget, with the ratios to ours.

@@ -97,6 +97,23 @@ printf '%s\n' "hs-stuck-gpu: ended" > "$bundle/tests/hs-stuck-gpu.expect"
   "$top/tests/offload/hs-oacc-lanes-printf.c" -o "$bundle/hs-oacc-lanes-printf.exe"
 "$stage/bin/gomp-gcc" -O2 -fopenmp -foffload=nvptx-none \
   "$top/bench/gpu-bench.c" -o "$bundle/gpu-bench.exe"
+# Standalone programs (tests/standalone, tests/launcher's PTX) and their
+# launcher, which gpu-standalone.sh runs.
+mkdir -p "$bundle/bin" "$bundle/standalone"
+cp "$stage/bin/gomp-nvptx-run" "$bundle/bin/"
+cp "$top/bench/gpu-standalone.sh" "$bundle/"
+for n in sa-stdio sa-posix sa-exit; do
+  "$stage/bin/gomp-nvptx-gcc" -O2 "$top/tests/standalone/$n.c" \
+    -o "$bundle/standalone/$n.exe"
+done
+"$stage/bin/gomp-nvptx-gcc" -O2 -mgomp "$top/tests/standalone/sa-lanes.c" \
+  -o "$bundle/standalone/sa-lanes.exe"
+"$stage/bin/gomp-nvptx-gfortran" -O2 "$top/tests/standalone/sa-fortran.f90" \
+  -o "$bundle/standalone/sa-fortran.exe"
+cp "$top"/tests/launcher/*.ptx "$bundle/standalone/"
+"$stage/bin/gomp-nvptx-gcc" -O2 "$top/examples/standalone/wc.c" \
+  -o "$bundle/standalone/wc.exe"
+cp "$top/examples/standalone/wc.c" "$bundle/standalone/"
 # Asynchronous OpenACC kernels in an image with host services and in one
 # without.
 "$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \

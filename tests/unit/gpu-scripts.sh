@@ -156,3 +156,20 @@ if test -x "$STAGE/bin/gomp-gcc"; then
     fi
   done
 fi
+
+# gpu-standalone.sh with a launcher that finds no GPU (status 127, as
+# gomp-nvptx-run's): every check fails, none passes.
+mkdir -p "$work/sa-bundle/bin" "$work/sa-bundle/standalone"
+printf '#!/bin/sh\necho "gomp-nvptx-run: no device" >&2\nexit 127\n' \
+  > "$work/sa-bundle/bin/gomp-nvptx-run"
+chmod +x "$work/sa-bundle/bin/gomp-nvptx-run"
+sh "$top/bench/gpu-standalone.sh" "$work/sa-bundle" "$work/sa-work" \
+  > "$work/sa.out" 2>&1
+np=$(grep -c '^PASS' "$work/sa.out")
+nf=$(grep -c '^FAIL' "$work/sa.out")
+if test "$np" -eq 0 && test "$nf" -eq 10; then
+  pass "gpu-standalone.sh fails all 10 checks when the launcher has no GPU"
+else
+  fail "gpu-standalone.sh without a GPU: $np passed, $nf failed (want 0 and 10)"
+  sed 's/^/  | /' "$work/sa.out" | head
+fi

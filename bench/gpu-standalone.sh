@@ -67,7 +67,7 @@ sa_run wc 0 "$sa/wc.exe" "$sa/wc.c" \
 # The launcher's hand-written programs (tests/launcher): argc * 10 plus
 # argv[1]'s digit, with every option; a trap.
 sa_run argv 37 "$sa/argv-status.ptx" 7 x && sa_pass "launcher: argv and *rval_ptr"
-sa_run options 25 -L 32 -O 3 -g -G -H 1M -S 4096 "$sa/argv-status.ptx" 5 \
+sa_run options 25 -L 32 -O 0 -g -G -H 1M -S 4096 "$sa/argv-status.ptx" 5 \
   && sa_pass "launcher: -L -O -g -G -H -S accepted by the driver"
 sa_run trap 134 "$sa/trap.ptx" \
   && { grep -q 'kernel failed' "$d/trap.err" && sa_pass "launcher: a trap, reported" \

@@ -39,9 +39,14 @@
    allocates the region in page-locked host memory mapped into the
    device, the port states in device memory, points the device's struct
    at them and serves calls (gomp-hs-server.h) while the kernel runs;
-   GOMP_HOST_SERVICES* configure it as in libgomp.  The device's exit
-   (and main's return) reaches the host as the EXIT call, and the server
-   ends this process with the device's status.  If the program defines
+   GOMP_HOST_SERVICES* configure it as in libgomp.  main's return and C's
+   exit end the kernel with the status in *rval_ptr (newlib's exit
+   flushes the device's streams first), which the launcher exits with;
+   Fortran's STOP and error termination reach the host as the EXIT call,
+   and the server ends this process with the device's status.  A device
+   runtime that defines __gomp_nvptx_newlib_errno (config/nvptx/
+   posix-io.c) has it set: the program was compiled with newlib's
+   <errno.h>, so errno gets newlib's numbers.  If the program defines
    __gomp_nvptx_tls (config/nvptx/device-tls.h), it gets its table of
    per-thread C library states.  A program without __gomp_host_service
    runs without a server, and its status is what crt0 left in *rval_ptr.
@@ -312,7 +317,9 @@ parse_options (int argc, char **argv)
 	opt_heap = parse_number (optarg, "--heap-size", 0, SIZE_MAX, 1);
 	break;
       case 'L':
-	opt_lanes = parse_number (optarg, "--lanes", 1, 1024, 0);
+	/* One warp at most: crt0 sets up the soft stack and the
+	   uniform-SIMT state of warp 0 only.  */
+	opt_lanes = parse_number (optarg, "--lanes", 1, 32, 0);
 	break;
       case 'O':
 	opt_optlevel = parse_number (optarg, "--optlevel", 0, 4, 0);
@@ -344,6 +351,13 @@ parse_options (int argc, char **argv)
       }
   if (optind >= argc)
     fail (EXIT_USAGE, "no PROGRAM given (--help: usage)");
+  /* The PTX JIT does not optimize code it generates debug information
+     for: -G means -O 0.  */
+  if (opt_debuginfo && opt_optlevel > 0)
+    fail (EXIT_USAGE, "-G (debug information) needs -O 0, not -O %d",
+	  opt_optlevel);
+  if (opt_debuginfo)
+    opt_optlevel = 0;
   return optind;
 }
 
@@ -541,6 +555,27 @@ setup_tls (CUmodule module, size_t heap)
 	 (unsigned long long) n, t.entry_size);
 }
 
+/* If MODULE's device runtime defines __gomp_nvptx_newlib_errno (an int),
+   set it: errno is then newlib's, as the program expects.  */
+
+static void
+setup_newlib_errno (CUmodule module)
+{
+  CUdeviceptr sym;
+  size_t bytes;
+  int one = 1;
+  CUresult r = cu.cuModuleGetGlobal_v2 (&sym, &bytes, module,
+					"__gomp_nvptx_newlib_errno");
+  if (r == CUDA_ERROR_NOT_FOUND)
+    return;
+  check (r, EXIT_CUDA, "cuModuleGetGlobal (__gomp_nvptx_newlib_errno)");
+  if (bytes != sizeof one)
+    fail (EXIT_PROGRAM, "%s: its __gomp_nvptx_newlib_errno has %zu bytes,"
+	  " not %zu: mismatched device runtime", progname, bytes, sizeof one);
+  check (cu.cuMemcpyHtoD_v2 (sym, &one, sizeof one), EXIT_CUDA,
+	 "cuMemcpyHtoD (__gomp_nvptx_newlib_errno)");
+}
+
 /* If MODULE defines __gomp_host_service, set up its region and server
    and point it at them.  */
 
@@ -609,13 +644,13 @@ setup_host_services (CUmodule module)
 				      ? HS_STACK_MAX : head.stack);
 }
 
-/* ARGC strings of ARGV in device memory: the pointers, then the
-   strings.  */
+/* ARGC strings of ARGV in device memory: the ARGC pointers and a null
+   pointer (ARGV[ARGC], as C requires), then the strings.  */
 
 static CUdeviceptr
 device_argv (int argc, char **argv)
 {
-  size_t bytes = (size_t) argc * sizeof (uint64_t), pos;
+  size_t bytes = ((size_t) argc + 1) * sizeof (uint64_t), pos;
   char *host;
   uint64_t *ptrs;
   CUdeviceptr dev;
@@ -628,7 +663,8 @@ device_argv (int argc, char **argv)
   check (cu.cuMemAlloc_v2 (&dev, bytes), EXIT_CUDA,
 	 "cuMemAlloc (arguments)");
   ptrs = (uint64_t *) host;
-  pos = (size_t) argc * sizeof (uint64_t);
+  ptrs[argc] = 0;
+  pos = ((size_t) argc + 1) * sizeof (uint64_t);
   for (i = 0; i < argc; i++)
     {
       size_t n = strlen (argv[i]) + 1;
@@ -703,6 +739,7 @@ main (int argc, char **argv)
 	  progname, cuda_error (r));
   setup_tls (module, opt_heap);
   setup_host_services (module);
+  setup_newlib_errno (module);
 
   check (cu.cuMemAlloc_v2 (&rval, sizeof (int)), EXIT_CUDA,
 	 "cuMemAlloc (exit status)");

@@ -772,6 +772,10 @@ fake_device (void *arg)
 			(const char *) (uintptr_t) k->argv[i]);
 	      fake_write (k, 1, out);
 	    }
+	  snprintf (out, sizeof out, "argv[%d] %s\n", k->argc,
+		    k->argv[k->argc] == 0 ? "is a null pointer"
+					  : "is NOT a null pointer");
+	  fake_write (k, 1, out);
 	}
       else if (strcmp (act, "write") == 0)
 	{
@@ -821,6 +825,17 @@ fake_device (void *arg)
 	    }
 	  fake_write (k, 1, out);
 	}
+      else if (strcmp (act, "newlib-errno") == 0)
+	{
+	  int *e = fake_global_mem (k->m, "__gomp_nvptx_newlib_errno",
+				    sizeof *e);
+	  char out[64];
+	  if (e == NULL)
+	    snprintf (out, sizeof out, "newlib-errno: none\n");
+	  else
+	    snprintf (out, sizeof out, "newlib-errno: %d\n", *e);
+	  fake_write (k, 1, out);
+	}
       else if (strcmp (act, "return") == 0)
 	{
 	  *k->rval = atoi (rest);
@@ -828,6 +843,8 @@ fake_device (void *arg)
 	}
       else if (strcmp (act, "exit") == 0)
 	{
+	  /* As Fortran's STOP and error termination do (C's exit stores
+	     *rval_ptr and ends the kernel: "return").  */
 	  fake_hs (k, GOMP_HS_OP_EXIT, atoi (rest), 0, NULL, 0, "exit");
 	  /* Not answered when it works: the host process ends.  */
 	  k->result = CUDA_ERROR_ILLEGAL_INSTRUCTION;

@@ -47,10 +47,11 @@ fi
 pass "gomp-nvptx-run and the stand-in driver build"
 
 # A program: PTX with the device runtime's globals as GCC emits them.
-# ptx FILE [hs|hsv1] [tls] [nomain] [maxntid32] -- ACTIONS...
+# ptx FILE [hs|hsv1] [tls] [errno] [nomain] [maxntid16] -- ACTIONS...
 # (hs: __gomp_host_service of protocol 2 asking for a 4096-byte stack;
 # hsv1: protocol 1; tls: __gomp_nvptx_tls with 16-byte entries; nomain:
-# no __main; maxntid32: __main takes at most 32 threads)
+# no __main; maxntid16: __main takes at most 16 threads; errno:
+# __gomp_nvptx_newlib_errno)
 ptx ()
 {
   f=$1; shift
@@ -64,8 +65,10 @@ ptx ()
 	tls) printf '.visible .global .align 8 .u64 __gomp_nvptx_tls[3] =\n{68719476739,0,0 };\n' ;;
 	# Another form a declaration may take.
 	hsv1) echo '.visible .global .align 8 .u32 __gomp_host_service[8] = { 1, 4096, 0, 0, 0, 0, 0, 0 };' ;;
+	# posix-io.c's flag, 0 until the launcher sets it.
+	errno) printf '.visible .global .align 4 .u32 __gomp_nvptx_newlib_errno[1];\n' ;;
 	nomain) nomain=1 ;;
-	maxntid32) maxntid='.maxntid 32, 1, 1' ;;
+	maxntid16) maxntid='.maxntid 16, 1, 1' ;;
       esac
       shift
     done
@@ -135,6 +138,7 @@ fake -- "$work/p-argv.ptx" "" "two words" "$long" "-L" "--help" "tab	x" "é"
   echo "argv[5]=--help"
   echo "argv[6]=tab	x"
   echo "argv[7]=é"
+  echo "argv[8] is a null pointer"
 } > "$work/expect"
 test $st -eq 0 && cmp -s "$work/out" "$work/expect"
 t $? "argv arrives intact (empty, spaces, 6000 bytes, options after PROGRAM) on stdout through host services; exit 0 (got $st)"
@@ -159,20 +163,20 @@ fake -- "$work/p-argv.ptx"
 grep -q '^launch limits STACK_SIZE 4096 MALLOC_HEAP_SIZE 268437504$' "$log" \
   && ! grep -q '^cuLinkCreate ' "$log"
 t $? "defaults: stack raised to the runtime's 4096, heap 256 MiB + one state, no JIT options"
-fake -- -S 2048 -H 64M -L 32 -O 2 -g -G "$work/p-argv.ptx" x
+fake -- -S 2048 -H 64M -L 32 -O 0 -g -G "$work/p-argv.ptx" x
 grep -q '^cuCtxSetLimit STACK_SIZE 2048$' "$log" \
   && grep -q '^launch limits STACK_SIZE 2048 MALLOC_HEAP_SIZE 67174400$' "$log"
 t $? "-S 2048 is kept (not raised), -H 64M plus 32 states' heap"
 grep -q '^cuLaunchKernel grid 1 1 1 block 32 1 1 ' "$log"
 t $? "-L 32: a block of 32 lanes"
-grep -q '^cuLinkCreate OPTIMIZATION_LEVEL 2$' "$log" \
+grep -q '^cuLinkCreate OPTIMIZATION_LEVEL 0$' "$log" \
   && grep -q '^cuLinkCreate GENERATE_LINE_INFO 1$' "$log" \
   && grep -q '^cuLinkCreate GENERATE_DEBUG_INFO 1$' "$log"
-t $? "-O 2 -g -G: JIT options"
+t $? "-O 0 -g -G: JIT options"
 grep -qx 'argv\[1\]=x' "$work/out" && test $st -eq 0
 t $? "with options, argv starts at PROGRAM"
 fake -- -L 2 -- "$work/p-argv.ptx" -- -S
-printf 'argc=3\nargv[0]=%s\nargv[1]=--\nargv[2]=-S\n' "$work/p-argv.ptx" > "$work/expect2"
+printf 'argc=3\nargv[0]=%s\nargv[1]=--\nargv[2]=-S\nargv[3] is a null pointer\n' "$work/p-argv.ptx" > "$work/expect2"
 test $st -eq 0 && cmp -s "$work/out" "$work/expect2" \
   && grep -q '^cuLaunchKernel grid 1 1 1 block 2 1 1 ' "$log"
 t $? "'--' ends the options; a '--' after PROGRAM is the program's"
@@ -240,13 +244,13 @@ test $st -eq 134 && grep -qx 'before the trap' "$work/out" \
   && grep -qx "gomp-nvptx-run: $work/p-trap.ptx: kernel failed: CUDA_ERROR_ILLEGAL_INSTRUCTION: an illegal instruction was encountered" "$work/err"
 t $? "a trap: output so far, 'kernel failed' with the CUDA error, status 134 (got $st)"
 
-ptx "$work/p-ntid.ptx" hs maxntid32 -- "exit 0"
-fake -- -L 64 "$work/p-ntid.ptx"
-test $st -eq 123 && grep -q 'cannot launch __main with 64 lanes: CUDA_ERROR_INVALID_VALUE' "$work/err"
-t $? "a launch the driver refuses (-L 64 over .maxntid 32): status 123 (got $st)"
+ptx "$work/p-ntid.ptx" hs maxntid16 -- "exit 0"
 fake -- -L 32 "$work/p-ntid.ptx"
+test $st -eq 123 && grep -q 'cannot launch __main with 32 lanes: CUDA_ERROR_INVALID_VALUE' "$work/err"
+t $? "a launch the driver refuses (-L 32 over .maxntid 16): status 123 (got $st)"
+fake -- -L 16 "$work/p-ntid.ptx"
 test $st -eq 0
-t $? "the same program with -L 32 runs (got $st)"
+t $? "the same program with -L 16 runs (got $st)"
 
 # 7. Files and stderr through host services.
 ptx "$work/p-file.ptx" hs -- "file out.txt written by the device" "write 2 to stderr" "exit 0"
@@ -279,9 +283,20 @@ t $? "a device runtime of another protocol: status 126 (got $st)"
 fake -- -X "$work/p-argv.ptx"
 test $st -eq 125 && grep -q "unknown option '-X'" "$work/err"
 t $? "an unknown option: status 125 (got $st)"
-fake -- -L 2000 "$work/p-argv.ptx"
+fake -- -L 33 "$work/p-argv.ptx"
 test $st -eq 125
-t $? "-L 2000: status 125 (got $st)"
+t $? "-L 33 (more than a warp): status 125 (got $st)"
+fake -- -O 3 -G "$work/p-argv.ptx"
+test $st -eq 125 && grep -q -- '-G (debug information) needs -O 0' "$work/err"
+t $? "-O 3 -G: the JIT cannot do both: status 125 (got $st)"
+fake -- -G "$work/p-argv.ptx"
+test $st -eq 0 && grep -q '^cuLinkCreate OPTIMIZATION_LEVEL 0$' "$log" \
+  && grep -q '^cuLinkCreate GENERATE_DEBUG_INFO 1$' "$log"
+t $? "-G alone: optimization level 0 (got $st)"
+ptx "$work/p-errno.ptx" hs errno -- newlib-errno "return 0"
+fake -- "$work/p-errno.ptx"
+test $st -eq 0 && grep -qx 'newlib-errno: 1' "$work/out"
+t $? "a runtime with __gomp_nvptx_newlib_errno gets newlib's errno numbers (flag set)"
 fake --
 test $st -eq 125 && grep -q 'no PROGRAM' "$work/err"
 t $? "no PROGRAM: status 125 (got $st)"

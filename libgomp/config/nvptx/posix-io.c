@@ -63,10 +63,45 @@
 #include <sys/lock.h>
 #include "device-thread.h"
 
+/* errno holds the host's values in target regions, whose code was
+   compiled with the host's <errno.h>.  A standalone program was compiled
+   with newlib's, whose numbers above 34 differ: gomp-nvptx-run sets
+   __gomp_nvptx_newlib_errno, and errno then holds newlib's numbers.
+   Values that newlib has no name for are kept.  */
+int __gomp_nvptx_newlib_errno;
+
+static const struct { unsigned char host, newlib; } newlib_errnos[] = {
+  { 35, EDEADLK }, { 36, ENAMETOOLONG }, { 37, ENOLCK }, { 38, ENOSYS },
+  { 39, ENOTEMPTY }, { 40, ELOOP }, { 42, ENOMSG }, { 43, EIDRM },
+  { 61, ENODATA }, { 62, ETIME }, { 71, EPROTO }, { 74, EBADMSG },
+  { 75, EOVERFLOW }, { 84, EILSEQ }, { 88, ENOTSOCK }, { 90, EMSGSIZE },
+  { 97, EAFNOSUPPORT }, { 98, EADDRINUSE }, { 99, EADDRNOTAVAIL },
+  { 100, ENETDOWN }, { 101, ENETUNREACH }, { 103, ECONNABORTED },
+  { 104, ECONNRESET }, { 105, ENOBUFS }, { 106, EISCONN },
+  { 107, ENOTCONN }, { 110, ETIMEDOUT }, { 111, ECONNREFUSED },
+  { 113, EHOSTUNREACH }, { 114, EALREADY }, { 115, EINPROGRESS },
+  { 116, ESTALE }, { 122, EDQUOT }, { 125, ECANCELED },
+  { 130, EOWNERDEAD }, { 131, ENOTRECOVERABLE }
+};
+
+static void
+set_errno (int host_errno)
+{
+  unsigned i;
+  if (__gomp_nvptx_newlib_errno && host_errno > 34)
+    for (i = 0; i < sizeof newlib_errnos / sizeof newlib_errnos[0]; i++)
+      if (newlib_errnos[i].host == host_errno)
+	{
+	  host_errno = newlib_errnos[i].newlib;
+	  break;
+	}
+  errno = host_errno;
+}
+
 static long
 fail (int host_errno)
 {
-  errno = host_errno;
+  set_errno (host_errno);
   return -1;
 }
 
@@ -89,9 +124,9 @@ hs (uint32_t op, int64_t a0, int64_t a1, int64_t a2, const void *in,
   int64_t r = gomp_hs_call (op, a0, a1, a2, in, in_len, out, out_cap, NULL,
 			    &err);
   if (r < 0)
-    errno = failure_errno (err);
+    set_errno (failure_errno (err));
   else if (err != 0)
-    errno = err;
+    set_errno (err);
   return r;
 }
 
@@ -103,7 +138,7 @@ hs_status (int64_t r)
   if (r == 0)
     return 0;
   if (r > 0)
-    errno = HOST_EIO;
+    set_errno (HOST_EIO);
   return -1;
 }
 
@@ -216,7 +251,7 @@ hs_rename (const char *from, const char *to)
 		     to, strlen (to) + 1, NULL, 0, NULL, &err);
   if (r != 0)
     {
-      errno = failure_errno (err);
+      set_errno (failure_errno (err));
       return -1;
     }
   return 0;
@@ -517,8 +552,22 @@ newlib_to_host_open_flags (int flags)
   if (flags & O_CLOEXEC)
     h |= HOST_O_CLOEXEC;
 #endif
+  if (flags & O_DIRECTORY)
+    h |= HOST_O_DIRECTORY;
+  if (flags & O_NOFOLLOW)
+    h |= HOST_O_NOFOLLOW;
   return h;
 }
+
+/* The flags newlib_to_host_open_flags knows; open fails with EINVAL on
+   any other rather than dropping it (O_DIRECT, O_EXEC, ...).  */
+static const int newlib_open_flags
+  = (O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_APPEND | O_NONBLOCK
+     | O_NOCTTY | O_SYNC | O_DIRECTORY | O_NOFOLLOW
+#ifdef O_CLOEXEC
+     | O_CLOEXEC
+#endif
+     );
 
 static void
 host_to_newlib_stat (const struct host_stat *h, struct stat *st)
@@ -553,6 +602,8 @@ _open (const char *path, int flags, ...)
       mode = va_arg (ap, unsigned);
       va_end (ap);
     }
+  if ((flags & ~newlib_open_flags) != 0 || (flags & O_ACCMODE) == O_ACCMODE)
+    return fail (HOST_EINVAL);
   return hs_open (path, newlib_to_host_open_flags (flags), mode);
 }
 
@@ -876,7 +927,7 @@ _sbrk (ptrdiff_t incr)
 {
   /* malloc is the CUDA runtime's; nothing else may grow the heap.  */
   (void) incr;
-  errno = HOST_ENOMEM;
+  set_errno (HOST_ENOMEM);
   return (void *) -1;
 }
 

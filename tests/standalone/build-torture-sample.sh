@@ -1,10 +1,16 @@
 #!/bin/sh
 # Build a sample of GCC's gcc.c-torture/execute as nvptx-none programs for
 # a machine with a GPU and no compiler: N tests, chosen deterministically
-# (the first N in the order of tests/standalone/select-sample.sh -n) among
-# those without any dg- directive (no special options, effective targets
-# or skips), compiled with PREFIX/bin/gomp-nvptx-gcc at -O2 -w (the flags
-# GCC's execute.exp gives them) into OUTDIR/NAME.exe.
+# among those without dg- directives (no special options, effective
+# targets or skips) other than the skips of a target without stdio
+# ("requires io" ... freestanding), the fileio and unwrapped effective
+# targets and dg-prune-output: first those that print or write files
+# (printf-1.c, fprintf-2.c, user-printf.c ...: GCC's testsuite skips them
+# on nvptx, and these programs have the host's stdio and files), then the
+# others in the order of
+# tests/standalone/select-sample.sh -n; compiled with
+# PREFIX/bin/gomp-nvptx-gcc at -O2 -w (the flags GCC's execute.exp gives
+# them) into OUTDIR/NAME.exe.
 # OUTDIR/MANIFEST lists one built test a line, "NAME.exe SOURCE OPTIONS";
 # OUTDIR/build.txt says, for each candidate, "built NAME" or
 # "not built NAME: FIRST ERROR LINE" (a test that does not compile is
@@ -36,11 +42,21 @@ src=$ts/gcc.c-torture/execute
 : > "$outdir/MANIFEST"
 : > "$outdir/build.txt"
 built=0
-# Every candidate in hash order; the first N that build are kept.
+# Every candidate: those that skip only where there is no stdio, then the
+# rest in hash order; the first N that build are kept.
 all=$(ls "$src" | grep -c '\.c$')
-for t in $(sh "$here/select-sample.sh" -n "$all" "$ts" gcc.c-torture/execute); do
+sh "$here/select-sample.sh" -n "$all" "$ts" gcc.c-torture/execute \
+  > "$outdir/order.txt" || exit 1
+io=$(cd "$src" && grep -l 'dg-skip-if "requires [a-z]*" { freestanding }' \
+       $(cat "$outdir/order.txt") 2>/dev/null | LC_ALL=C sort)
+for t in $io $(grep -v -x -F "$(printf '%s\n' $io)" "$outdir/order.txt"); do
   test $built -ge "$n" && break
-  grep -q '{ dg-' "$src/$t" && continue
+  # No dg- directive but those skips.
+  grep '{ dg-' "$src/$t" \
+    | grep -v -e 'dg-skip-if "requires [a-z]*" { \(freestanding\|avr-\*-\*\) }' \
+	      -e 'dg-require-effective-target \(fileio\|unwrapped\) }' \
+	      -e 'dg-prune-output ' \
+    | grep -q . && continue
   name=${t%.c}
   # shellcheck disable=SC2086
   if "$cc" $flags "$src/$t" -o "$outdir/$name.exe" > "$outdir/$name.err" 2>&1; then

@@ -28,6 +28,12 @@ if ! command -v "$run" > /dev/null 2>&1; then
   echo "torture-sample: 0 pass, 1 fail, 0 unsupported (0 s)"
   exit 1
 fi
+# The tests run in DIR (the files they write go there): the launcher's
+# path must not depend on the current directory.
+case $run in
+  */*) run=$(cd "$(dirname "$run")" && pwd)/$(basename "$run") ;;
+esac
+dir=$(cd "$dir" && pwd)
 tmo=
 command -v timeout > /dev/null 2>&1 && tmo="timeout -k 5 $limit"
 pass=0 fail=0 unsup=0 skip=
@@ -41,7 +47,8 @@ while read -r exe source flags; do
     continue
   fi
   # shellcheck disable=SC2086
-  $tmo "$run" $GOMP_NVPTX_RUN_FLAGS "$dir/$exe" < /dev/null > "$dir/$name.out" 2>&1
+  (cd "$dir" && $tmo "$run" $GOMP_NVPTX_RUN_FLAGS "./$exe") \
+    < /dev/null > "$dir/$name.out" 2>&1
   s=$?
   if test $s -eq 0; then
     echo "PASS: torture-sample: $name"

@@ -5,26 +5,27 @@
 # to 0 modulo SAMPLE.  The hash is h = (31 h + byte) mod 2^32, as in
 # tests/upstream/select-tests.sh: the same choice on every machine and run,
 # and adding or removing a test changes no other test's membership.
-# SAMPLE 1 takes every source.  Only the directory's own *.c files count
-# (what execute.exp and gcc.dg's dg.exp glob), not its subdirectories.
+# SAMPLE 1 takes every source.  Only the directory's own files count whose
+# names match the extended regular expression NAMES (default '\.c$': what
+# execute.exp and gcc.dg's dg.exp glob), not its subdirectories.
 # With -n N instead of a sample, print the first N sources in the order of
 # their hash (then name): a deterministic spread over the directory.
-# Usage: select-sample.sh TESTSUITE SUBDIR SAMPLE
-#        select-sample.sh -n N TESTSUITE SUBDIR
+# Usage: select-sample.sh TESTSUITE SUBDIR SAMPLE [NAMES]
+#        select-sample.sh -n N TESTSUITE SUBDIR [NAMES]
 mode=sample
 if test "$1" = -n; then
   mode=first
   count=$2
   shift 2
-  set -- "$1" "$2" "$count"
+  set -- "$1" "$2" "$count" ${3+"$3"}
 fi
-ts=$1 subdir=$2 n=$3
+ts=$1 subdir=$2 n=$3 names=${4:-'\.c$'}
 test -d "$ts/$subdir" \
   || { echo "select-sample.sh: no directory $ts/$subdir" >&2; exit 2; }
 case $n in
   ''|*[!0-9]*|0) echo "select-sample.sh: the count must be a positive integer, not '$n'" >&2; exit 2 ;;
 esac
-(cd "$ts/$subdir" && ls) | grep '\.c$' | LC_ALL=C sort \
+(cd "$ts/$subdir" && ls) | grep -E "$names" | LC_ALL=C sort \
 | LC_ALL=C awk -v n="$n" -v mode="$mode" -v dir="$subdir" '
 BEGIN {
   for (i = 1; i < 256; i++)

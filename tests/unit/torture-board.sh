@@ -95,6 +95,22 @@ else
   fail "no GPU: summary or launcher count wrong (see $work/nogpu.out)"
 fi
 
+# "requires io" tests (skipped where GCC's testsuite takes nvptx for
+# freestanding) build and run, unless GOMP_NVPTX_HOSTED=0.
+for h in 1 0; do
+  TORTURE_TESTS=printf-1.c TORTURE_OPTIONS="{-O2}" GOMP_NVPTX_HOSTED=$h \
+    GOMP_NVPTX_RUN=$work/bin/run-pass \
+    sh "$top/tests/standalone/run-torture.sh" "$top" "$gcc_src" "$stage" \
+      "$work/hosted$h" > "$work/hosted$h.out" 2>&1
+  eval "io$h=\$(grep -c '^PASS: gcc.c-torture/execute/printf-1.c .*execution test' \"\$work/hosted\$h/execute/gcc.sum\")"
+  eval "skip$h=\$(grep -c '^UNSUPPORTED: gcc.c-torture/execute/printf-1.c  *-O2 *\$' \"\$work/hosted\$h/execute/gcc.sum\")"
+done
+if test "$io1" = 1 && test "$skip1" = 0 && test "$io0" = 0 && test "$skip0" = 1; then
+  pass "printf-1.c runs (not freestanding); GOMP_NVPTX_HOSTED=0 skips it"
+else
+  fail "printf-1.c: hosted $io1 runs $skip1 skips, GOMP_NVPTX_HOSTED=0 $io0 runs $skip0 skips (want 1 0 0 1)"
+fi
+
 # The prebuilt sample and its runner.
 if sh "$top/tests/standalone/build-torture-sample.sh" "$stage" "$work/sample" 3 \
      "$gcc_src" > "$work/sample.out" 2>&1 \
@@ -105,7 +121,7 @@ else
   fail "build-torture-sample.sh: $(tail -n 1 "$work/sample.out")"
 fi
 first=$(sed -n '1s/\.exe .*//p' "$work/sample/MANIFEST")
-stub run-one "case \$1 in */$first.exe) exit 3 ;; esac; exit 0"
+stub run-one "case \$1 in */$first.exe) exit 3 ;; esac; test -f \"\$1\" || exit 126; exit 0"
 out=$(sh "$work/sample/run-torture-sample.sh" "$work/sample" "$work/bin/run-one")
 rc=$?
 if test $rc = 1 && echo "$out" | grep -q "^FAIL: torture-sample: $first (status 3" \

@@ -44,11 +44,14 @@ src=$ts/gcc.c-torture/execute
 built=0
 # Every candidate: those that skip only where there is no stdio, then the
 # rest in hash order; the first N that build are kept.
-all=$(ls "$src" | grep -c '\.c$')
+all=$(find "$src" -maxdepth 1 -name '*.c' | wc -l)
 sh "$here/select-sample.sh" -n "$all" "$ts" gcc.c-torture/execute \
   > "$outdir/order.txt" || exit 1
+# (Test names have no spaces or glob characters.)
+# shellcheck disable=SC2046,SC2086
 io=$(cd "$src" && grep -l 'dg-skip-if "requires [a-z]*" { freestanding }' \
        $(cat "$outdir/order.txt") 2>/dev/null | LC_ALL=C sort)
+# shellcheck disable=SC2046,SC2086
 for t in $io $(grep -v -x -F "$(printf '%s\n' $io)" "$outdir/order.txt"); do
   test $built -ge "$n" && break
   # No dg- directive but those skips.

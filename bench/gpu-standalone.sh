@@ -2,7 +2,7 @@
 # The standalone programs on a GPU (part of gpu-check.sh): the programs of
 # tests/standalone, built by make-gpu-bundle.sh, run with gomp-nvptx-run;
 # each check says what it expects.  Then the sample of GCC's
-# gcc.c-torture/execute in the bundle, if any.  Prints PASS:/FAIL: lines.
+# gcc.c-torture/execute in the bundle.  Prints PASS:/FAIL: lines.
 # Usage: gpu-standalone.sh BUNDLE WORKDIR
 here=$1
 d=$2/standalone
@@ -73,6 +73,9 @@ sa_run trap 134 "$sa/trap.ptx" \
   && { grep -q 'kernel failed' "$d/trap.err" && sa_pass "launcher: a trap, reported" \
 	 || sa_fail "trap: $(cat "$d/trap.err")"; }
 
-if test -f "$here/torture/run.sh"; then
-  sh "$here/torture/run.sh" "$run" "$d/torture" "${TORTURE_GPU_BUDGET:-60}"
+# A sample of GCC's gcc.c-torture/execute, prebuilt by
+# tests/standalone/build-torture-sample.sh.
+if test -f "$here/torture/MANIFEST"; then
+  GOMP_NVPTX_RUN_TIMEOUT=${TORTURE_GPU_TIMEOUT:-30} \
+    sh "$here/torture/run-torture-sample.sh" "$here/torture" "$run"
 fi

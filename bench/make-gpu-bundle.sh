@@ -114,6 +114,10 @@ cp "$top"/tests/launcher/*.ptx "$bundle/standalone/"
 "$stage/bin/gomp-nvptx-gcc" -O2 "$top/examples/standalone/wc.c" \
   -o "$bundle/standalone/wc.exe"
 cp "$top/examples/standalone/wc.c" "$bundle/standalone/"
+# 60 tests of GCC's gcc.c-torture/execute, with their runner.
+sh "$top/tests/standalone/build-torture-sample.sh" "$stage" "$bundle/torture" 60 \
+  "${GCC_SRC:?}" > "$bundle/torture-build.log" 2>&1 \
+  || { tail "$bundle/torture-build.log"; exit 1; }
 # Asynchronous OpenACC kernels in an image with host services and in one
 # without.
 "$stage/bin/gomp-gcc" -O2 -fopenacc -foffload=nvptx-none \

@@ -69,7 +69,11 @@ for ml in default mgomp; do
   # device libgomp (installed in DEST before): configure's link tests
   # need both.
   libs="-isystem $newlib/include -L$newlib$sub -L$dest$sub -B$accel/"
-  cc="$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify $libs"
+  # libgfortran is compiled with newlib's headers, so its open, stat,
+  # fstat and clock_gettime must be the newlib-ABI ones, as in a
+  # standalone program: the device runtime's plain names take the host's
+  # flags and struct stat.
+  cc="$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify $libs -include $src/libgomp/config/nvptx/gomp-nvptx-abi.h"
   fc="$fc_driver $flag -Wa,--no-verify $libs"
   if ! test -f "$obj/config.status" || test "$(cat "$obj/.cc" 2>/dev/null)" != "$cc"; then
     rm -rf "$top"; mkdir -p "$obj" "$tdir/libgcc" "$tdir/libbacktrace" "$top/gcc"
@@ -122,14 +126,9 @@ for ml in default mgomp; do
   # Always compiled again: make does not see a change of these flags.
   # shellcheck disable=SC2086
   ( cd "$obj" && rm -f $targets $objs )
-  # The I/O library is compiled with newlib's headers, so its open,
-  # stat, fstat and clock_gettime must be the newlib-ABI ones, as in a
-  # standalone program: the device runtime's plain names take the host's
-  # flags and struct stat.
-  abi="-include $src/libgomp/config/nvptx/gomp-nvptx-abi.h"
   # shellcheck disable=SC2086
   ( cd "$obj" && make -j"$jobs" $targets \
-      CPPFLAGS="$abi -Dexit=_gfortrani_device_exit $have" ) >> "$log" 2>&1 \
+      CPPFLAGS="-Dexit=_gfortrani_device_exit $have" ) >> "$log" 2>&1 \
     || { grep -E ': error|Error [0-9]' "$log" | tail -20 >&2; echo "[libgfortran-nvptx] I/O library failed, see $log" >&2; exit 1; }
   cp "$obj/.libs/libgfortran.a" "$top/libgfortran.a"
   nvptx-none-ar d "$top/libgfortran.a" minimal.o

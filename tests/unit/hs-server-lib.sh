@@ -58,7 +58,9 @@ cat > "$work/internal.c" <<'C'
 extern unsigned gomp_hs_poll_once (void *);
 int main (void) { return (int) gomp_hs_poll_once (0); }
 C
-if "$cc" -o "$work/internal" "$work/internal.c" "$lib" -pthread -ldl \
+if ! nm "$lib" | grep -q ' t gomp_hs_poll_once$'; then
+  echo "FAIL: hs-server-lib: gomp_hs_poll_once is not in the library as a local function: the probe below proves nothing"
+elif "$cc" -o "$work/internal" "$work/internal.c" "$lib" -pthread -ldl \
      > "$work/internal.log" 2>&1; then
   echo "FAIL: hs-server-lib: an internal function (gomp_hs_poll_once) links"
 elif grep -q "undefined reference to .gomp_hs_poll_once" "$work/internal.log"; then

@@ -115,3 +115,21 @@ elif grep -q "build it with 'make' first" err.txt; then
 else
   echo "FAIL: standalone: the driver without its install: $(cat err.txt)"
 fi
+
+# The device libgfortran (target regions and standalone programs alike) is
+# compiled with newlib's headers: its open, stat, fstat, lstat and
+# clock_gettime must be the newlib-ABI ones (gomp-nvptx-abi.h), never the
+# host-ABI plain names, which would take newlib's flags and struct stat
+# for the host's.
+for ml in "" mgomp/; do
+  lib=$STAGE/lib/nvptx-none/${ml}libgfortran.a
+  rm -rf "gf-$ml"; mkdir -p "gf-$ml"
+  ( cd "gf-$ml" && nvptx-none-ar x "$lib" ) || { echo "FAIL: standalone: cannot unpack $lib"; continue; }
+  calls=$(cat "gf-$ml"/*.o | grep -o 'call[^,]*, *\(open\|stat\|fstat\|lstat\|clock_gettime\),' | sort -u)
+  good=$(cat "gf-$ml"/*.o | grep -c 'call[^,]*, *\(_open\|_stat\|__gomp_nvptx_fstat\),')
+  if test -z "$calls" && test "$good" -gt 0; then
+    echo "PASS: standalone: ${ml}libgfortran.a calls the newlib-ABI open, stat, fstat ($good calls)"
+  else
+    echo "FAIL: standalone: ${ml}libgfortran.a calls host-ABI functions: $calls ($good newlib-ABI calls)"
+  fi
+done

@@ -410,6 +410,13 @@ isatty (int fd)
   return hs_isatty (fd);
 }
 
+/* What the device wrote is the host's once write returns: the device
+   has nothing of its own to flush.  */
+void
+sync (void)
+{
+}
+
 int
 fsync (int fd)
 {

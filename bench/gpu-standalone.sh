@@ -77,5 +77,6 @@ sa_run trap 134 "$sa/trap.ptx" \
 # tests/standalone/build-torture-sample.sh.
 if test -f "$here/torture/MANIFEST"; then
   GOMP_NVPTX_RUN_TIMEOUT=${TORTURE_GPU_TIMEOUT:-30} \
+  TORTURE_BUDGET=${TORTURE_GPU_BUDGET:-90} \
     sh "$here/torture/run-torture-sample.sh" "$here/torture" "$run"
 fi

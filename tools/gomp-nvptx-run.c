@@ -466,6 +466,8 @@ load_program (char *buf, size_t len)
 	fprintf (stderr, "%s\n", elog);
       fail (EXIT_PROGRAM, "%s: cannot link: %s", progname, cuda_error (r));
     }
+  if (ilog[0])
+    debug ("the PTX JIT says: %s", ilog);
   r = cu.cuModuleLoadData (&module, cubin);
   if (r != CUDA_SUCCESS)
     fail (EXIT_PROGRAM, "%s: cannot load: %s", progname, cuda_error (r));
@@ -479,9 +481,15 @@ static void
 raise_limit (CUlimit which, size_t bytes)
 {
   size_t cur = 0;
+  CUresult r;
   if (cu.cuCtxGetLimit (&cur, which) == CUDA_SUCCESS && cur >= bytes)
     return;
-  cu.cuCtxSetLimit (which, bytes);
+  r = cu.cuCtxSetLimit (which, bytes);
+  /* The program may still run with less; say why if it does not.  */
+  if (r != CUDA_SUCCESS)
+    fprintf (stderr, PROG ": warning: cannot raise the device %s to %zu"
+	     " bytes: %s\n", which == CU_LIMIT_STACK_SIZE ? "stack" : "heap",
+	     bytes, cuda_error (r));
 }
 
 /* Host services of one run.  */

@@ -12,7 +12,8 @@
 #   LAUNCHER  gomp-nvptx-run (default: $GOMP_NVPTX_RUN, else on the PATH)
 # Environment: GOMP_NVPTX_RUN_FLAGS (options for the launcher),
 #   GOMP_NVPTX_RUN_TIMEOUT (seconds per test, default 60),
-#   GOMP_NVPTX_RUN_NO_GPU_STATUS (default 127).
+#   GOMP_NVPTX_RUN_NO_GPU_STATUS (default 127), TORTURE_BUDGET (seconds
+#   for all; the tests left after it fail as skipped; default: no limit).
 # Exit status: 0 when no test failed, 1 otherwise.  Needs only sh and
 # coreutils' timeout (without it the tests run without a limit).
 dir=$1
@@ -41,6 +42,12 @@ start=$(date +%s)
 while read -r exe source flags; do
   test -n "$exe" || continue
   name=${exe%.exe}
+  if test "${TORTURE_BUDGET:-0}" -gt 0 \
+     && test $(( $(date +%s) - start )) -gt "$TORTURE_BUDGET"; then
+    echo "FAIL: torture-sample: $name (skipped: over the budget of $TORTURE_BUDGET s)"
+    fail=$((fail + 1))
+    continue
+  fi
   if test -n "$skip"; then
     echo "UNSUPPORTED: torture-sample: $name ($skip)"
     unsup=$((unsup + 1))

@@ -133,3 +133,14 @@ for ml in "" mgomp/; do
     echo "FAIL: standalone: ${ml}libgfortran.a calls host-ABI functions: $calls ($good newlib-ABI calls)"
   fi
 done
+
+# -nostdlib: neither crt0 nor the device libraries; the link then fails
+# on the program's own references, which names them.
+if "$cc" -nostdlib "$src/sa-exit.c" -o nostd.exe > nostd.log 2>&1; then
+  echo "FAIL: standalone: -nostdlib linked a program that needs the C library"
+elif grep -q 'unresolved symbol' nostd.log && ! grep -q 'crt0' nostd.log \
+     && ! grep -q -- '-lgomp' nostd.log; then
+  echo "PASS: standalone: -nostdlib links neither crt0 nor the device libraries"
+else
+  echo "FAIL: standalone: -nostdlib: $(head -3 nostd.log)"
+fi

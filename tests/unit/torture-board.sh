@@ -143,3 +143,15 @@ if test $rc = 0 && test "$(echo "$out" | grep -c '^UNSUPPORTED: ')" = 3; then
 else
   fail "run-torture-sample.sh without a GPU: status $rc, $(echo "$out" | tail -n 1)"
 fi
+# TORTURE_BUDGET: once it is spent, the tests left fail as skipped.
+if test -f "$work/sample/MANIFEST"; then
+  stub run-slow "sleep 2; exit 0"
+  out=$(TORTURE_BUDGET=1 sh "$work/sample/run-torture-sample.sh" "$work/sample" "$work/bin/run-slow")
+  rc=$?
+  if test $rc = 1 && test "$(echo "$out" | grep -c '^PASS: ')" = 1 \
+     && test "$(echo "$out" | grep -c '^FAIL: .*skipped: over the budget of 1 s')" = 2; then
+    pass "run-torture-sample.sh: TORTURE_BUDGET=1 runs one 2-second test, skips two as failed"
+  else
+    fail "run-torture-sample.sh with TORTURE_BUDGET=1: status $rc, $(echo "$out" | tr '\n' '|')"
+  fi
+fi

@@ -5,6 +5,9 @@
    latency     round trip of a call with no payload (lseek on an open
 	       file), against a bare two-thread ping-pong on one cache line
 	       (the least any request/reply between two threads can cost);
+	       and the same call served by the server process
+	       (GOMP_HOST_SERVICES_SERVER=process), against the in-process
+	       one;
    throughput  writing N bytes to /dev/null through one port of BUF bytes,
 	       against memcpy of the same bytes (the least the copies into
 	       and out of the port can cost).
@@ -498,6 +501,41 @@ slow_fs (void)
 	  " %s (%u calls)\n", SLOW_MS, served >= 10 ? "yes" : "no", served);
 }
 
+/* The same round trip served from a process of its own
+   (GOMP_HOST_SERVICES_SERVER=process; run-bench.sh builds the helper and
+   names it in GOMP_HOST_SERVICES_HELPER); -1 if it cannot start.  */
+
+static double
+out_of_process_ns (void)
+{
+  struct sim s;
+  int32_t err;
+  int64_t fd;
+  int i;
+  double t0, ns;
+  const char *helper = getenv ("GOMP_HOST_SERVICES_HELPER");
+  if (helper == NULL || access (helper, X_OK) != 0)
+    return -1;
+  setenv ("GOMP_HOST_SERVICES_SERVER", "process", 1);
+  sim_start (&s, 1, 4096, "all");
+  unsetenv ("GOMP_HOST_SERVICES_SERVER");
+  fd = sim_call (&s, GOMP_HS_OP_OPEN, O_WRONLY, 0, 0, "/dev/null", 10, NULL,
+		 0, NULL, &err);
+  if (fd < 0)
+    {
+      sim_stop (&s);
+      return -1;
+    }
+  for (i = 0; i < 1000; i++)
+    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  t0 = sim_now ();
+  for (i = 0; i < ROUNDS / 4; i++)
+    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  ns = (sim_now () - t0) / (ROUNDS / 4) * 1e9;
+  sim_stop (&s);
+  return ns;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -544,6 +582,15 @@ main (int argc, char **argv)
 	  (int) sysconf (_SC_NPROCESSORS_ONLN));
   printf ("latency: call round trip %.0f ns; baseline cache-line ping-pong"
 	  " %.0f ns; ratio %.1f\n", call_ns, pp_ns, call_ns / pp_ns);
+  {
+    double proc_ns = out_of_process_ns ();
+    if (proc_ns > 0)
+      printf ("round trip, out of process: %.0f ns (%.2f x in-process)\n",
+	      proc_ns, proc_ns / call_ns);
+    else
+      printf ("round trip, out of process: the server process did not"
+	      " start\n");
+  }
   printf ("throughput: %zu bytes through one %u-byte port %.1f MB/s;"
 	  " baseline memcpy %.1f MB/s; ratio %.3f\n", bytes, buf,
 	  hs_bps / 1e6, mc_bps / 1e6, hs_bps / mc_bps);

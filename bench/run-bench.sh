@@ -10,4 +10,9 @@ mkdir -p "$work"
   -I"$top/tests/sim" -I"$top/libgomp/server-lib" -I"$top/libgomp" \
   -idirafter "$gcc_src/libgomp" -o "$work/hs-bench" "$top/bench/hs-bench.c" \
   $("$top/build-aux/hs-server-sources.sh" "$top") || exit 1
-"$work/hs-bench" "$@"
+# The server process, for "round trip, out of process" (not wrapped).
+"$cc" -O2 -pthread -I"$top/libgomp/server-lib" -I"$top/libgomp" \
+  -idirafter "$gcc_src/libgomp" -o "$work/gomp-hs-serve" \
+  "$top/tools/gomp-hs-serve.c" \
+  $("$top/build-aux/hs-server-sources.sh" "$top") -ldl || exit 1
+GOMP_HOST_SERVICES_HELPER=$work/gomp-hs-serve "$work/hs-bench" "$@"

@@ -22,6 +22,8 @@ done
 ld -r -o "$obj/gomp-hs-server.o" "$obj"/host-*.o "$obj"/target-*.o
 cat > "$obj/interface" <<'SYMS'
 GOMP_PLUGIN_host_service_size
+GOMP_PLUGIN_host_service_alloc
+GOMP_PLUGIN_host_service_free
 GOMP_PLUGIN_host_service_init
 GOMP_PLUGIN_host_service_geometry
 GOMP_PLUGIN_host_service_device
@@ -35,6 +37,14 @@ libgomp_host_register_typed
 libgomp_host_unregister
 libgomp_host_call
 SYMS
+# The server process (GOMP_HOST_SERVICES_SERVER=process) uses the
+# server's internals: it is linked before they are made local.
+echo "[hs-server] libexec/gomp-hs/gomp-hs-serve"
+mkdir -p "$prefix/libexec/gomp-hs"
+"$cc" -O2 -g -Wall -Wextra -Werror -pthread -I"$top/libgomp/server-lib" \
+  -I"$top/libgomp" -idirafter "$gcc_src/libgomp" \
+  -o "$prefix/libexec/gomp-hs/gomp-hs-serve" \
+  "$top/tools/gomp-hs-serve.c" "$obj/gomp-hs-server.o" -ldl
 objcopy --keep-global-symbols="$obj/interface" "$obj/gomp-hs-server.o"
 # Every name of the interface must be defined: a renamed function would
 # otherwise vanish from the library without a word.

@@ -7,6 +7,7 @@
 # in libgomp/server-lib.  Usage: hs-server-sources.sh TOP_SRCDIR; prints
 # one path a line.
 for f in host-service.c host-service-ops.c host-service-fd.c \
-	 host-service-server.c host-call.c target-rev.c target-rev-map.c; do
+	 host-service-server.c host-call.c target-rev.c target-rev-map.c \
+	 host-service-process.c host-service-sandbox.c; do
   echo "$1/libgomp/$f"
 done

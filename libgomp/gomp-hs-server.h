@@ -40,7 +40,10 @@
 
    Use:
      size = GOMP_PLUGIN_host_service_size ();   0: host services are off
-     REGION = SIZE bytes the device can read and write, zeroed or not
+     REGION = GOMP_PLUGIN_host_service_alloc (SIZE), registered with the
+       driver so that the device can read and write it; or, when that
+       is NULL, SIZE bytes the device can read and write, zeroed or not,
+       that the caller allocates
      s = GOMP_PLUGIN_host_service_init (REGION, SIZE);   NULL: failed
      GOMP_PLUGIN_host_service_geometry (s, &nports, &buf_size);
        the device's struct gomp_hs_device gets them, the region's device
@@ -55,6 +58,14 @@
      GOMP_PLUGIN_host_service_shutdown (s);   new calls fail (ECANCELED)
      wait until no kernel runs
      GOMP_PLUGIN_host_service_fini (s);   after it, free REGION
+       (GOMP_PLUGIN_host_service_free, if it came from _alloc, once the
+       driver has let go of it)
+
+   GOMP_HOST_SERVICES_SERVER=process serves from a helper process
+   (libexec/gomp-hs/gomp-hs-serve beside the library, or
+   GOMP_HOST_SERVICES_HELPER), which maps the region: it must then come
+   from GOMP_PLUGIN_host_service_alloc.  Named host callbacks and
+   reverse-offload regions are refused there (ENOTSUP).
 
    Named host callbacks (libgomp_host_register and friends) are declared
    in gomp-host-services.h; with the library, the program registers them
@@ -77,6 +88,15 @@ struct gomp_host_service;
    services are off (GOMP_HOST_SERVICES=off) or misconfigured (said on
    stderr).  */
 extern size_t GOMP_PLUGIN_host_service_size (void);
+
+/* With GOMP_HOST_SERVICES_SERVER=process, the region, in memory the
+   server's process can map (SIZE rounded up to the page; page
+   aligned); NULL otherwise (the caller allocates the region) or on
+   failure (said on stderr).  */
+extern void *GOMP_PLUGIN_host_service_alloc (size_t);
+
+/* Release a region from GOMP_PLUGIN_host_service_alloc.  */
+extern void GOMP_PLUGIN_host_service_free (void *);
 
 /* Lay out REGION (SIZE bytes, SIZE from GOMP_PLUGIN_host_service_size)
    and create its server; NULL, with the reason on stderr, on failure.

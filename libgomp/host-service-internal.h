@@ -144,9 +144,17 @@ struct hs_ctx
   struct hs_ctx *next;		/* Work queue.  */
 };
 
+struct hs_proc;
+
 struct gomp_host_service
 {
   unsigned char *region;
+  size_t region_size;
+  /* GOMP_HOST_SERVICES_SERVER=process: in the application, the helper
+     process that serves (host-service-process.c; nothing below LOCK is
+     used); in the helper, its socket to the application (else -1).  */
+  struct hs_proc *proc;
+  int helper_sock;
   int target_id;		/* The plugin's number for the device, or -1
 				   (GOMP_PLUGIN_host_service_device).  */
   uint32_t nports, buf_size;
@@ -268,6 +276,28 @@ extern int gomp_hs_mkdir_path (struct gomp_host_service *, const char *,
 			       unsigned);
 extern int gomp_hs_rename_path (struct gomp_host_service *, const char *,
 				const char *);
+
+/* host-service-process.c.  */
+#define HS_SERVER_THREAD	0
+#define HS_SERVER_PROCESS	1
+#define HS_SERVER_BAD		2
+extern int gomp_hs_server_mode (void);
+extern struct gomp_host_service *gomp_hs_proc_init (struct gomp_host_service *);
+extern void gomp_hs_proc_kernel_begin (struct gomp_host_service *);
+extern void gomp_hs_proc_kernel_end (struct gomp_host_service *);
+extern void gomp_hs_proc_shutdown (struct gomp_host_service *);
+extern void gomp_hs_proc_fini (struct gomp_host_service *);
+extern void gomp_hs_proc_free (struct gomp_host_service *);
+extern int gomp_hs_proc_pid (struct gomp_host_service *);
+extern void gomp_hs_helper_exit (struct gomp_host_service *, int)
+  __attribute__ ((noreturn));
+extern int gomp_hs_helper_main (int, char **);
+
+/* host-service-sandbox.c.  */
+extern int gomp_hs_sandbox (unsigned long);
+
+/* host-service-ops.c: end the process as a device's exit asks.  */
+extern void gomp_hs_exit_process (int) __attribute__ ((noreturn));
 
 /* host-service-server.c.  */
 extern int gomp_hs_closing (struct gomp_host_service *);

@@ -730,12 +730,23 @@ hs_exit_thread (void *(*fn) (void *), void *arg)
 static void
 hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
 {
+  gomp_debug (0, "host-service: device ends the program, status %d\n",
+	      (int) c->arg[0]);
+  /* In the server process: the application ends itself.  */
+  if (s->helper_sock >= 0)
+    gomp_hs_helper_exit (s, (int) c->arg[0] & 0xff);
+  gomp_hs_exit_process ((int) c->arg[0] & 0xff);
+}
+
+/* Flush the program's streams, within the deadline, and end it with
+   STATUS (above).  */
+
+void
+gomp_hs_exit_process (int status)
+{
   struct hs_exit e;
   struct timespec now;
   int first, c_thread, f_thread, started = 0;
-  (void) s;
-  gomp_debug (0, "host-service: device ends the program, status %d\n",
-	      (int) c->arg[0]);
   clock_gettime (CLOCK_MONOTONIC, &now);
   pthread_mutex_lock (&hs_exit_lock);
   first = !hs_exit_begun;
@@ -754,7 +765,7 @@ hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
       while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)
 	     == EINTR)
 	;
-      _exit ((int) c->arg[0] & 0xff);
+      _exit (status);
     }
 
   e.flush_units
@@ -791,7 +802,7 @@ hs_do_exit (struct gomp_host_service *s, struct hs_ctx *c)
       && __atomic_load_n (&e.done, __ATOMIC_ACQUIRE) < started)
     gomp_debug (0, "host-service: a host stream stays locked; exiting"
 		" without it\n");
-  _exit ((int) c->arg[0] & 0xff);
+  _exit (status);
 }
 
 static void

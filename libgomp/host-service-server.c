@@ -642,6 +642,11 @@ hs_poller (void *arg)
 void
 GOMP_PLUGIN_host_service_kernel_begin (struct gomp_host_service *s)
 {
+  if (s->proc)
+    {
+      gomp_hs_proc_kernel_begin (s);
+      return;
+    }
   hs_ref (s);
   pthread_mutex_lock (&s->lock);
   if (!s->poller_started)
@@ -664,6 +669,11 @@ GOMP_PLUGIN_host_service_kernel_begin (struct gomp_host_service *s)
 void
 GOMP_PLUGIN_host_service_kernel_end (struct gomp_host_service *s)
 {
+  if (s->proc)
+    {
+      gomp_hs_proc_kernel_end (s);
+      return;
+    }
   __atomic_fetch_sub (&s->active, 1, __ATOMIC_ACQ_REL);
   gomp_hs_unref (s);
 }
@@ -676,6 +686,11 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
   struct timespec deadline;
   uint32_t i;
   unsigned self;
+  if (s != NULL && s->proc)
+    {
+      gomp_hs_proc_shutdown (s);
+      return;
+    }
   if (s == NULL || __atomic_exchange_n (&s->closing, 1, __ATOMIC_ACQ_REL))
     return;
   gomp_debug (0, "host-service: shutting down\n");
@@ -725,6 +740,11 @@ GOMP_PLUGIN_host_service_fini (struct gomp_host_service *s)
   uint32_t i;
   if (s == NULL)
     return;
+  if (s->proc)
+    {
+      gomp_hs_proc_fini (s);
+      return;
+    }
   GOMP_PLUGIN_host_service_shutdown (s);
   pthread_mutex_lock (&s->lock);
   s->stop = 1;

@@ -141,7 +141,8 @@ size_t
 GOMP_PLUGIN_host_service_size (void)
 {
   uint32_t nports, buf_size;
-  if (hs_env_policy () == HS_POLICY_OFF)
+  if (hs_env_policy () == HS_POLICY_OFF
+      || gomp_hs_server_mode () == HS_SERVER_BAD)
     return 0;
   hs_config (&nports, &buf_size);
   return gomp_hs_region_size (nports, buf_size);
@@ -311,6 +312,17 @@ hs_start_1 (struct gomp_host_service *s, struct hs_ctx *c,
   if (s->policy < o->policy)
     {
       gomp_hs_fail (c, o->policy == HS_POLICY_ALL ? EROFS : EPERM);
+      return 0;
+    }
+  if (s->helper_sock >= 0
+      && (c->op == GOMP_HS_OP_HOST_CALL || c->op == GOMP_HS_OP_TARGET_REV))
+    {
+      /* The program's own code, in the server process: not there
+	 (host-service-process.c).  */
+      gomp_debug (0, "host-service: %s is not served from a process of"
+		  " its own (GOMP_HOST_SERVICES_SERVER=process)\n",
+		  gomp_hs_op_name (c->op));
+      gomp_hs_fail (c, ENOTSUP);
       return 0;
     }
   switch (o->in)
@@ -504,6 +516,10 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
   if (op == 0 || op >= GOMP_HS_OP_MAX || (!first && r->op != c->op))
     return HS_ROUND_POLLER;
   o = &gomp_hs_ops[op];
+  /* Refused at once in the server process (hs_start_1).  */
+  if (s->helper_sock >= 0
+      && (op == GOMP_HS_OP_HOST_CALL || op == GOMP_HS_OP_TARGET_REV))
+    return HS_ROUND_POLLER;
   /* A write's input round flushes the stage on the poller when the stage
      cannot grow (hs_input): not to a descriptor that may block.
      Growing it here is what hs_input would do first.  */
@@ -639,13 +655,35 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
   struct gomp_host_service *s;
   struct gomp_hs_header *h = region;
   uint32_t nports, buf_size;
+  int mode = gomp_hs_server_mode ();
 
   hs_config (&nports, &buf_size);
-  if (region == NULL || size < gomp_hs_region_size (nports, buf_size))
+  if (region == NULL || size < gomp_hs_region_size (nports, buf_size)
+      || mode == HS_SERVER_BAD)
     return NULL;
   s = calloc (1, sizeof *s);
   if (s == NULL)
     return NULL;
+  s->helper_sock = -1;
+  s->region_size = size;
+  s->poll_sleep_us = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_POLL_SLEEP",
+					HS_DEFAULT_POLL_SLEEP, 1, 100000);
+  s->staging = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING",
+				  HS_DEFAULT_STAGING, buf_size,
+				  (size_t) 1 << 30);
+  s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
+				     HS_DEFAULT_STAGING_MAX, s->staging,
+				     (size_t) 1 << 40);
+  if (mode == HS_SERVER_PROCESS)
+    {
+      /* Served by a helper process, which lays out the region.  */
+      s->region = region;
+      s->target_id = -1;
+      s->nports = nports;
+      s->buf_size = buf_size;
+      s->policy = hs_env_policy ();
+      return gomp_hs_proc_init (s);
+    }
   s->ctx = calloc (nports, sizeof *s->ctx);
   if (s->ctx == NULL || !gomp_hs_fd_init (s))
     {
@@ -659,14 +697,6 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
   s->nports = nports;
   s->buf_size = buf_size;
   s->policy = hs_env_policy ();
-  s->staging = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING",
-				  HS_DEFAULT_STAGING, buf_size,
-				  (size_t) 1 << 30);
-  s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
-				     HS_DEFAULT_STAGING_MAX, s->staging,
-				     (size_t) 1 << 40);
-  s->poll_sleep_us = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_POLL_SLEEP",
-					HS_DEFAULT_POLL_SLEEP, 1, 100000);
   if (!gomp_hs_path_init (s))
     {
       gomp_hs_fd_close_all (s);
@@ -724,6 +754,11 @@ void
 gomp_hs_free (struct gomp_host_service *s)
 {
   uint32_t i;
+  if (s->proc)
+    {
+      gomp_hs_proc_free (s);
+      return;
+    }
   gomp_debug (0, "host-service: %llu requests served\n", s->served);
   for (i = 0; i < s->nports; i++)
     {

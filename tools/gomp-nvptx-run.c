@@ -137,6 +137,8 @@
   CUDA_FN (cuMemHostAlloc, (void **, size_t, unsigned)) \
   CUDA_FN (cuMemHostGetDevicePointer_v2, (CUdeviceptr *, void *, unsigned)) \
   CUDA_FN (cuMemFreeHost, (void *)) \
+  CUDA_FN (cuMemHostRegister_v2, (void *, size_t, unsigned)) \
+  CUDA_FN (cuMemHostUnregister, (void *)) \
   CUDA_FN (cuLaunchKernel, (CUfunction, unsigned, unsigned, unsigned, \
 			    unsigned, unsigned, unsigned, unsigned, \
 			    CUstream, void **, void **))
@@ -496,6 +498,7 @@ raise_limit (CUlimit which, size_t bytes)
 static struct
 {
   void *region;
+  int shared;			/* From GOMP_PLUGIN_host_service_alloc.  */
   CUdeviceptr ports;
   struct gomp_host_service *server;
   CUdeviceptr tls_table;
@@ -613,9 +616,26 @@ setup_host_services (CUmodule module)
   size = GOMP_PLUGIN_host_service_size ();
   if (size != 0)
     {
-      r = cu.cuMemHostAlloc (&hs.region, size, CU_MEMHOSTALLOC_PORTABLE
-					       | CU_MEMHOSTALLOC_DEVICEMAP);
-      if (r != CUDA_SUCCESS)
+      /* Shared memory when the server runs in a process of its own
+	 (GOMP_HOST_SERVICES_SERVER=process): registered, not allocated.  */
+      hs.region = GOMP_PLUGIN_host_service_alloc (size);
+      if (hs.region != NULL)
+	{
+	  hs.shared = 1;
+	  r = cu.cuMemHostRegister_v2 (hs.region, size,
+				       CU_MEMHOSTREGISTER_PORTABLE
+				       | CU_MEMHOSTREGISTER_DEVICEMAP);
+	  if (r != CUDA_SUCCESS)
+	    {
+	      GOMP_PLUGIN_host_service_free (hs.region);
+	      hs.region = NULL;
+	      check (r, EXIT_CUDA, "host services: cuMemHostRegister");
+	    }
+	}
+      else if ((r = cu.cuMemHostAlloc (&hs.region, size,
+				       CU_MEMHOSTALLOC_PORTABLE
+				       | CU_MEMHOSTALLOC_DEVICEMAP))
+	       != CUDA_SUCCESS)
 	{
 	  hs.region = NULL;
 	  check (r, EXIT_CUDA, "host services: cuMemHostAlloc");
@@ -800,7 +820,12 @@ main (int argc, char **argv)
     cu.cuMemFree_v2 (hs.ports);
   if (hs.tls_table)
     cu.cuMemFree_v2 (hs.tls_table);
-  if (hs.region)
+  if (hs.region && hs.shared)
+    {
+      cu.cuMemHostUnregister (hs.region);
+      GOMP_PLUGIN_host_service_free (hs.region);
+    }
+  else if (hs.region)
     cu.cuMemFreeHost (hs.region);
   cu.cuModuleUnload (module);
   cu.cuCtxDestroy_v2 (ctx);

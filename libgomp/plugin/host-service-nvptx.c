@@ -61,6 +61,9 @@
 struct nvptx_hs
 {
   void *region;			/* Host address.  */
+  bool shared;			/* From GOMP_PLUGIN_host_service_alloc,
+				   registered (the server's own process
+				   maps it too).  */
   CUdeviceptr region_dev;	/* The same memory, as the device sees it.  */
   CUdeviceptr ports_dev;	/* NPORTS struct gomp_hs_port_state.  */
   struct gomp_host_service *server;	/* NULL: host services are off.  */
@@ -123,7 +126,12 @@ nvptx_hs_free (struct ptx_device *dev)
     }
   if (hs->ports_dev)
     CUDA_CALL_NOCHECK (cuMemFree, hs->ports_dev);
-  if (hs->region)
+  if (hs->region && hs->shared)
+    {
+      CUDA_CALL_NOCHECK (cuMemHostUnregister, hs->region);
+      GOMP_PLUGIN_host_service_free (hs->region);
+    }
+  else if (hs->region)
     CUDA_CALL_NOCHECK (cuMemFreeHost, hs->region);
   nvptx_hs_pop_context ();
   free (hs);
@@ -146,13 +154,37 @@ nvptx_hs_create (struct ptx_device *dev)
       GOMP_PLUGIN_debug (0, "  host services are off (GOMP_HOST_SERVICES)\n");
       return hs;
     }
-  what = "cuMemHostAlloc";
-  r = CUDA_CALL_NOCHECK (cuMemHostAlloc, &hs->region, size,
-			 CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
-  if (r != CUDA_SUCCESS)
+  /* Shared memory, when the server runs in a process of its own
+     (GOMP_HOST_SERVICES_SERVER=process): page-locked and mapped for the
+     device by registering it, which the driver API documents for any
+     existing host range; the helper's mapping of the same pages sees
+     what the device writes.  */
+  hs->region = GOMP_PLUGIN_host_service_alloc (size);
+  if (hs->region != NULL)
     {
-      hs->region = NULL;
-      goto fail;
+      what = "cuMemHostRegister";
+      r = CUDA_CALL_NOCHECK (cuMemHostRegister, hs->region, size,
+			     CU_MEMHOSTREGISTER_PORTABLE
+			     | CU_MEMHOSTREGISTER_DEVICEMAP);
+      if (r != CUDA_SUCCESS)
+	{
+	  GOMP_PLUGIN_host_service_free (hs->region);
+	  hs->region = NULL;
+	  goto fail;
+	}
+      hs->shared = true;
+    }
+  else
+    {
+      what = "cuMemHostAlloc";
+      r = CUDA_CALL_NOCHECK (cuMemHostAlloc, &hs->region, size,
+			     CU_MEMHOSTALLOC_PORTABLE
+			     | CU_MEMHOSTALLOC_DEVICEMAP);
+      if (r != CUDA_SUCCESS)
+	{
+	  hs->region = NULL;
+	  goto fail;
+	}
     }
   what = "cuMemHostGetDevicePointer (is host memory mapped?)";
   r = CUDA_CALL_NOCHECK (cuMemHostGetDevicePointer, &hs->region_dev,

@@ -270,6 +270,7 @@ struct fake_host_block
 {
   void *p;
   unsigned flags;
+  int registered;		/* cuMemHostRegister: not ours to free.  */
   struct fake_host_block *next;
 };
 static struct fake_host_block *fake_host_blocks;
@@ -336,6 +337,7 @@ cuMemHostAlloc (void **p, size_t n, unsigned flags)
     }
   memset (b->p, 0x5a, n);
   b->flags = flags;
+  b->registered = 0;
   pthread_mutex_lock (&fake_lock);
   b->next = fake_host_blocks;
   fake_host_blocks = b;
@@ -366,12 +368,52 @@ cuMemFreeHost (void *p)
 {
   struct fake_host_block **b;
   for (b = &fake_host_blocks; *b; b = &(*b)->next)
-    if ((*b)->p == p)
+    if ((*b)->p == p && !(*b)->registered)
       {
 	struct fake_host_block *x = *b;
 	*b = x->next;
 	free (x->p);
 	free (x);
+	return CUDA_SUCCESS;
+      }
+  return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* GOMP_HOST_SERVICES_SERVER=process: the launcher registers the
+   server's shared region instead.  */
+
+API CUresult
+cuMemHostRegister_v2 (void *p, size_t n, unsigned flags)
+{
+  struct fake_host_block *b;
+  READY ();
+  if (n == 0 || ((uintptr_t) p & 4095) != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  b = malloc (sizeof *b);
+  if (b == NULL)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  b->p = p;
+  b->flags = flags;
+  b->registered = 1;
+  pthread_mutex_lock (&fake_lock);
+  b->next = fake_host_blocks;
+  fake_host_blocks = b;
+  pthread_mutex_unlock (&fake_lock);
+  fake_log ("cuMemHostRegister %zu flags %#x", n, flags);
+  return CUDA_SUCCESS;
+}
+
+API CUresult
+cuMemHostUnregister (void *p)
+{
+  struct fake_host_block **b;
+  for (b = &fake_host_blocks; *b; b = &(*b)->next)
+    if ((*b)->p == p && (*b)->registered)
+      {
+	struct fake_host_block *x = *b;
+	*b = x->next;
+	free (x);
+	fake_log ("cuMemHostUnregister");
 	return CUDA_SUCCESS;
       }
   return CUDA_ERROR_INVALID_VALUE;

@@ -56,6 +56,8 @@ typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CUDA_ERROR_NOT_FOUND 500
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
+#define CU_MEMHOSTREGISTER_PORTABLE 0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 
 struct fake_module
@@ -180,6 +182,28 @@ fake_cuMemHostGetDevicePointer (CUdeviceptr *d, void *p, unsigned flags)
   /* As with unified addressing: the same address.  */
   *d = (CUdeviceptr) (uintptr_t) p;
   return alloc_flags & CU_MEMHOSTALLOC_DEVICEMAP ? CUDA_SUCCESS : 1;
+}
+
+/* GOMP_HOST_SERVICES_SERVER=process: the region is registered.  */
+static CUresult
+fake_cuMemHostRegister (void *p, size_t size, unsigned flags)
+{
+  (void) p;
+  (void) size;
+  log_call ("cuMemHostRegister");
+  alloc_flags = flags;
+  host_allocs++;
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuMemHostUnregister (void *p)
+{
+  (void) p;
+  check_ctx ();
+  log_call ("cuMemHostUnregister");
+  host_frees++;
+  return CUDA_SUCCESS;
 }
 
 static CUresult
@@ -1039,6 +1063,47 @@ main (void)
 	 "every wait and free of teardown ran in the device's context, also"
 	 " from threads with no context current (%d elsewhere)",
 	 wrong_ctx_calls);
+
+  /* GOMP_HOST_SERVICES_SERVER=process: the region is the server's shared
+     memory, registered with the driver, unregistered and given back at
+     teardown; a device call is served (by the server process).  */
+  if (getenv ("GOMP_HOST_SERVICES_HELPER") != NULL)
+    {
+      setenv ("GOMP_HOST_SERVICES_SERVER", "process", 1);
+      img1 = new_image (&dev);
+      calls[0] = '\0';
+      check (nvptx_hs_load_image (m2, &dev, img1, 1) && dev.host_service
+	     && dev.host_service->shared
+	     && strstr (calls, "cuMemHostRegister;") != NULL
+	     && (alloc_flags & CU_MEMHOSTREGISTER_DEVICEMAP),
+	     "GOMP_HOST_SERVICES_SERVER=process: the shared region is"
+	     " registered, mapped for the device: %s", calls);
+      {
+	int64_t bad_fd[4] = { 999, 0, SEEK_SET, 0 };
+	server = nvptx_hs_kernel_begin (&dev, &img1->fns[0], NULL);
+	check (server != NULL
+	       && hs_call (m2->hs, GOMP_HS_OP_LSEEK, bad_fd, NULL, 0, NULL, 0,
+			   NULL, &err) == -1 && err == EBADF,
+	       "GOMP_HOST_SERVICES_SERVER=process: a device call is served"
+	       " (EBADF for a descriptor it never opened)");
+      }
+      nvptx_hs_kernel_end (server);
+      calls[0] = '\0';
+      nvptx_hs_close_device (&dev);
+      check (dev.host_service == NULL
+	     && strstr (calls, "cuMemHostUnregister;") != NULL
+	     && strstr (calls, "cuMemFreeHost") == NULL,
+	     "GOMP_HOST_SERVICES_SERVER=process: teardown unregisters the"
+	     " region: %s", calls);
+      img1->host_service = false;
+      drop_image (&dev, img1);
+      check (host_allocs == host_frees && dev_allocs == dev_frees,
+	     "GOMP_HOST_SERVICES_SERVER=process: everything was given back");
+      unsetenv ("GOMP_HOST_SERVICES_SERVER");
+    }
+  else
+    printf ("UNSUPPORTED: plugin process mode (GOMP_HOST_SERVICES_HELPER"
+	    " not set)\n");
 
   free_module (none);
   free_module (tls_only);

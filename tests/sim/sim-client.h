@@ -148,6 +148,7 @@ struct sim
 {
   void *region;
   size_t size;
+  int shared;			/* REGION from GOMP_PLUGIN_host_service_alloc.  */
   struct gomp_host_service *server;
   struct gomp_hs_device *dev;
   /* The device's port locks and sequence numbers ("device memory").  */
@@ -171,7 +172,11 @@ sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
   s->dev->version = GOMP_HS_VERSION;
   if (s->size == 0)
     return;
-  if (posix_memalign (&s->region, 64, s->size) != 0)
+  /* Shared memory when the server runs in a process of its own
+     (GOMP_HOST_SERVICES_SERVER=process).  */
+  s->region = GOMP_PLUGIN_host_service_alloc (s->size);
+  s->shared = s->region != NULL;
+  if (s->region == NULL && posix_memalign (&s->region, 64, s->size) != 0)
     abort ();
   s->server = GOMP_PLUGIN_host_service_init (s->region, s->size);
   if (s->server == NULL)
@@ -192,7 +197,10 @@ sim_stop (struct sim *s)
       GOMP_PLUGIN_host_service_kernel_end (s->server);
       GOMP_PLUGIN_host_service_fini (s->server);
     }
-  free (s->region);
+  if (s->shared)
+    GOMP_PLUGIN_host_service_free (s->region);
+  else
+    free (s->region);
   free (s->ports);
   free (s->dev);
 }

@@ -35,6 +35,7 @@ fi
 
 nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort > "$work/exported"
 printf '%s\n' GOMP_PLUGIN_host_service_size GOMP_PLUGIN_host_service_init \
+  GOMP_PLUGIN_host_service_alloc GOMP_PLUGIN_host_service_free \
   GOMP_PLUGIN_host_service_geometry GOMP_PLUGIN_host_service_device \
   GOMP_PLUGIN_host_service_kernel_begin GOMP_PLUGIN_host_service_kernel_end \
   GOMP_PLUGIN_host_service_shutdown GOMP_PLUGIN_host_service_fini \
@@ -42,7 +43,7 @@ printf '%s\n' GOMP_PLUGIN_host_service_size GOMP_PLUGIN_host_service_init \
   libgomp_host_register_typed libgomp_host_unregister libgomp_host_call \
   | sort > "$work/interface"
 if cmp -s "$work/exported" "$work/interface"; then
-  echo "PASS: hs-server-lib: exports exactly its interface (13 functions)"
+  echo "PASS: hs-server-lib: exports exactly its interface (15 functions)"
 else
   echo "FAIL: hs-server-lib: exports differ from the interface:"
   diff "$work/interface" "$work/exported" | sed 's/^/  /'

@@ -49,8 +49,13 @@ TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 # The nvptx plugin's host-service code against stand-ins for CUDA
 # (tests/sim/plugin-hs.c), with ASan and UBSan.
 srcs="$TOP/tests/sim/plugin-hs.c $hs_srcs"
+# With the staged server process, the plugin's GOMP_HOST_SERVICES_SERVER=process
+# path too.
+test -n "$STAGE" && test -x "$STAGE/libexec/gomp-hs/gomp-hs-serve" \
+  && export GOMP_HOST_SERVICES_HELPER="$STAGE/libexec/gomp-hs/gomp-hs-serve"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run plugin 0 -fsanitize=address,undefined -fno-omit-frame-pointer
+unset GOMP_HOST_SERVICES_HELPER
 
 # A worker that cannot be started while shutdown runs
 # (tests/sim/handoff-fail.c): thread creation and locking are wrapped to

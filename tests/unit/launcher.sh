@@ -212,6 +212,27 @@ grep -q '^gomp-nvptx-run: host services: [0-9]* bytes at .* 64 ports of 4096 byt
   && grep -q '^host-service: port [0-9]*: write (fd 1, ' "$work/err"
 t $? "GOMP_DEBUG=1 traces the setup and the calls"
 
+# GOMP_HOST_SERVICES_SERVER=process: the installed launcher finds the
+# installed server process beside it (../libexec/gomp-hs) and registers
+# the shared region instead of allocating one.  (The program ends with
+# exit, which ends the launcher too: no teardown to see.)
+if test -n "$STAGE" && test -x "$STAGE/bin/gomp-nvptx-run"; then
+  fake GOMP_DEBUG=1 -- -L 4 "$work/p-tls.ptx"
+  cp "$work/out" "$work/out-thread"
+  : > "$log"
+  (cd "$work/run" && env LD_LIBRARY_PATH="$work/fake" FAKE_CUDA_LOG="$log" \
+     GOMP_HOST_SERVICES_SERVER=process GOMP_DEBUG=1 \
+     "$STAGE/bin/gomp-nvptx-run" -L 4 "$work/p-tls.ptx" > "$work/out" 2> "$work/err")
+  st=$?
+  test $st -eq 0 && cmp -s "$work/out" "$work/out-thread" \
+    && grep -q '^host-service: serving from process [0-9]*$' "$work/err" \
+    && grep -q '^cuMemHostRegister [0-9]* flags 0x3$' "$log" \
+    && ! grep -q cuMemHostAlloc "$log"
+  t $? "GOMP_HOST_SERVICES_SERVER=process: the installed launcher is served by ../libexec/gomp-hs/gomp-hs-serve, the region registered (status $st)"
+else
+  echo "UNSUPPORTED: launcher: process mode (no staged launcher)"
+fi
+
 # 5. Exit statuses.
 ptx "$work/p-ret.ptx" -- "printf no host services" "return 42"
 fake -- "$work/p-ret.ptx"

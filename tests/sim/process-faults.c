@@ -1,0 +1,343 @@
+/* GOMP_HOST_SERVICES_SERVER=process (host-service-process.c) against a
+   simulated device: what the server process may hold, and what happens
+   when it dies.
+
+     sandboxed  the helper has the system-call filter and no new
+		privileges, and none of the program's descriptors (one is
+		left open without FD_CLOEXEC on purpose);
+     killed     a call blocked in the helper (the read of a FIFO nobody
+		writes) fails with EPIPE when the helper is
+		killed with SIGKILL; what was written before stays written;
+		later calls fail with EPIPE too; the kernel ends and the
+		server is torn down at once;
+     stuck      shutdown answers a call the helper's worker cannot finish
+		with ECANCELED, and teardown is prompt;
+     orphan     the helper of a program that is killed ends too (this
+		process is the subreaper that collects it);
+     announce   (with GOMP_DEBUG=1, checked by the script) a server is
+		started and stopped;
+     bad        a misspelt GOMP_HOST_SERVICES_SERVER turns host services
+		off;
+     missing    (GOMP_HOST_SERVICES_HELPER names nothing) init fails.
+
+   Usage: process-faults TMPDIR [announce|bad|missing].  Prints PASS/FAIL
+   lines.  */
+
+#define _GNU_SOURCE 1
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "libgomp.h"
+#include "host-service-internal.h"
+#include "sim-client.h"
+
+static int failures;
+static const char *dir;
+
+static void
+check (int ok, const char *what, ...)
+{
+  va_list ap;
+  printf ("%s: process-faults: ", ok ? "PASS" : "FAIL");
+  va_start (ap, what);
+  vprintf (what, ap);
+  va_end (ap);
+  putchar ('\n');
+  fflush (stdout);
+  failures += !ok;
+}
+
+static int64_t
+sim_path (struct sim *s, uint32_t op, const char *path, int64_t a0,
+	  int64_t a1, int32_t *err)
+{
+  return sim_call (s, op, a0, a1, 0, path, strlen (path) + 1, NULL, 0, NULL,
+		   err);
+}
+
+static char *
+path_in (const char *name)
+{
+  static char buf[4][512];
+  static int k;
+  char *b = buf[k++ & 3];
+  snprintf (b, sizeof buf[0], "%s/%s", dir, name);
+  return b;
+}
+
+/* A line of /proc/PID/status, e.g. "Seccomp:".  */
+
+static long
+status_field (pid_t pid, const char *field)
+{
+  char path[64], line[256];
+  long v = -1;
+  FILE *f;
+  snprintf (path, sizeof path, "/proc/%ld/status", (long) pid);
+  if ((f = fopen (path, "r")) == NULL)
+    return -1;
+  while (fgets (line, sizeof line, f))
+    if (strncmp (line, field, strlen (field)) == 0)
+      v = strtol (line + strlen (field), NULL, 10);
+  fclose (f);
+  return v;
+}
+
+/* The call of a thread of the device.  */
+
+struct blocked
+{
+  struct sim *s;
+  const char *path;
+  int64_t ret;
+  int32_t err;
+  int done;
+};
+
+/* Open B->PATH, a FIFO this process holds open for writing and never
+   writes, and read it: the read blocks in the helper's worker.  */
+
+static void *
+read_fn (void *arg)
+{
+  struct blocked *b = arg;
+  char buf[16];
+  int64_t fd = sim_path (b->s, GOMP_HS_OP_OPEN, b->path, O_RDONLY, 0,
+			 &b->err);
+  b->ret = fd < 0 ? -2
+	   : sim_call (b->s, GOMP_HS_OP_READ, fd, sizeof buf, 0, NULL, 0, buf,
+		       sizeof buf, NULL, &b->err);
+  __atomic_store_n (&b->done, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* Start a thread of the device whose read of a FIFO blocks (read_fn);
+   returns this process's descriptor of the FIFO.  */
+
+static int
+start_blocked (struct sim *s, struct blocked *b, pthread_t *t,
+	       const char *fifo)
+{
+  int w;
+  unlink (fifo);
+  mkfifo (fifo, 0600);
+  w = open (fifo, O_RDWR);
+  memset (b, 0, sizeof *b);
+  b->s = s;
+  b->path = fifo;
+  pthread_create (t, NULL, read_fn, b);
+  usleep (200000);
+  return w;
+}
+
+static double
+now (void)
+{
+  return sim_now ();
+}
+
+static void
+test_sandboxed (void)
+{
+  struct sim s;
+  int leak = open ("/dev/null", O_RDONLY);	/* No FD_CLOEXEC.  */
+  pid_t pid;
+  char fdpath[64], target[256];
+  int others = 0, n;
+  sim_start (&s, 2, 64, "all");
+  pid = gomp_hs_proc_pid (s.server);
+  check (pid > 0 && pid != getpid (), "the server is process %ld",
+	 (long) pid);
+  check (status_field (pid, "Seccomp:") == 2
+	 && status_field (pid, "NoNewPrivs:") == 1,
+	 "the server process runs under a system-call filter, with no new"
+	 " privileges");
+  for (int fd = 3; fd < 64; fd++)
+    {
+      snprintf (fdpath, sizeof fdpath, "/proc/%ld/fd/%d", (long) pid, fd);
+      n = readlink (fdpath, target, sizeof target - 1);
+      if (n < 0)
+	continue;
+      target[n] = '\0';
+      /* Its socket to this process is descriptor 4.  */
+      if (!(fd == 4 && strncmp (target, "socket:", 7) == 0))
+	others++;
+    }
+  check (others == 0, "the server process has descriptors 0-2 and its"
+	 " socket only (%d others; this process had %d open)", others, leak);
+  close (leak);
+  sim_stop (&s);
+}
+
+static void
+test_killed (void)
+{
+  struct sim s;
+  struct blocked b;
+  pthread_t t;
+  int32_t err = 0;
+  int64_t fd, r;
+  char buf[64];
+  int hfd, ok, w;
+  double t0;
+  pid_t pid;
+  const char *fifo = path_in ("fifo-killed");
+
+  sim_start (&s, 4, 64, "all");
+  pid = gomp_hs_proc_pid (s.server);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path_in ("kept.txt"),
+		 O_CREAT | O_WRONLY | O_TRUNC, 0600, &err);
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, "accepted\n", 9, NULL, 0,
+		NULL, &err);
+  check (fd >= 3 && r == 9, "a write served by the server process");
+
+  w = start_blocked (&s, &b, &t, fifo);
+  ok = !__atomic_load_n (&b.done, __ATOMIC_ACQUIRE);
+  kill (pid, SIGKILL);
+  t0 = now ();
+  while (!__atomic_load_n (&b.done, __ATOMIC_ACQUIRE) && now () - t0 < 5)
+    usleep (1000);
+  check (ok && b.done && b.ret == -1 && b.err == EPIPE,
+	 "SIGKILL of the server mid-call: the blocked call fails with EPIPE"
+	 " (ret %lld, errno %d, after %.3f s)", (long long) b.ret, b.err,
+	 now () - t0);
+  pthread_join (t, NULL);
+  r = sim_call (&s, GOMP_HS_OP_WRITE, fd, 0, 0, "lost\n", 5, NULL, 0, NULL,
+		&err);
+  check (r == -1 && err == EPIPE, "later calls fail with EPIPE");
+  hfd = open (path_in ("kept.txt"), O_RDONLY);
+  r = hfd >= 0 ? read (hfd, buf, sizeof buf) : -1;
+  check (r == 9 && memcmp (buf, "accepted\n", 9) == 0,
+	 "what the server wrote before it was killed stays written");
+  if (hfd >= 0)
+    close (hfd);
+  t0 = now ();
+  sim_stop (&s);
+  check (now () - t0 < 1.0, "then the server is torn down at once (%.3f s)",
+	 now () - t0);
+  close (w);
+  unlink (fifo);
+}
+
+static void
+test_stuck (void)
+{
+  struct sim s;
+  struct blocked b;
+  pthread_t t;
+  double t0;
+  int w;
+  const char *fifo = path_in ("fifo-stuck");
+
+  sim_start (&s, 2, 64, "all");
+  w = start_blocked (&s, &b, &t, fifo);
+  t0 = now ();
+  GOMP_PLUGIN_host_service_shutdown (s.server);
+  while (!__atomic_load_n (&b.done, __ATOMIC_ACQUIRE) && now () - t0 < 10)
+    usleep (1000);
+  check (b.done && b.ret == -1 && b.err == ECANCELED,
+	 "shutdown while the server process blocks in a read: ECANCELED"
+	 " (ret %lld, errno %d, after %.2f s)", (long long) b.ret, b.err,
+	 now () - t0);
+  pthread_join (t, NULL);
+  t0 = now ();
+  sim_stop (&s);
+  check (now () - t0 < 4.0, "teardown after it takes %.2f s", now () - t0);
+  close (w);
+  unlink (fifo);
+}
+
+static void
+test_orphan (void)
+{
+  int p[2];
+  pid_t app, helper = 0, w;
+  int status = 0;
+  double t0;
+
+  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  if (pipe (p) != 0)
+    abort ();
+  app = fork ();
+  if (app == 0)
+    {
+      struct sim s;
+      pid_t pid;
+      close (p[0]);
+      sim_start (&s, 2, 64, "all");
+      pid = gomp_hs_proc_pid (s.server);
+      write (p[1], &pid, sizeof pid);
+      for (;;)
+	pause ();
+    }
+  close (p[1]);
+  if (read (p[0], &helper, sizeof helper) != sizeof helper)
+    helper = 0;
+  close (p[0]);
+  kill (app, SIGKILL);
+  waitpid (app, NULL, 0);
+  t0 = now ();
+  w = 0;
+  while (helper > 0 && now () - t0 < 5
+	 && (w = waitpid (helper, &status, WNOHANG)) == 0)
+    usleep (1000);
+  check (helper > 0 && w == helper,
+	 "the server process of a program killed with SIGKILL ends too"
+	 " (%s %d, after %.3f s)",
+	 WIFSIGNALED (status) ? "signal" : "status",
+	 WIFSIGNALED (status) ? WTERMSIG (status) : WEXITSTATUS (status),
+	 now () - t0);
+  if (w == 0 && helper > 0)
+    kill (helper, SIGKILL);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    return 2;
+  dir = argv[1];
+  if (argc > 2 && strcmp (argv[2], "bad") == 0)
+    {
+      /* A misspelt mode: host services are off, not served in-process.  */
+      setenv ("GOMP_HOST_SERVICES_SERVER", "proces", 1);
+      check (GOMP_PLUGIN_host_service_size () == 0
+	     && GOMP_PLUGIN_host_service_alloc (4096) == NULL,
+	     "GOMP_HOST_SERVICES_SERVER=proces: host services are off");
+      return failures != 0;
+    }
+  setenv ("GOMP_HOST_SERVICES_SERVER", "process", 1);
+  if (argc > 2 && strcmp (argv[2], "missing") == 0)
+    {
+      /* No helper: init fails, with the reason on stderr.  */
+      size_t size = GOMP_PLUGIN_host_service_size ();
+      void *region = GOMP_PLUGIN_host_service_alloc (size);
+      struct gomp_host_service *srv
+	= GOMP_PLUGIN_host_service_init (region, size);
+      check (region != NULL && srv == NULL,
+	     "without its helper program the server does not start");
+      GOMP_PLUGIN_host_service_free (region);
+      return failures != 0;
+    }
+  if (argc > 2 && strcmp (argv[2], "announce") == 0)
+    {
+      struct sim s;
+      sim_start (&s, 2, 64, "all");
+      sim_stop (&s);
+      return 0;
+    }
+  test_sandboxed ();
+  test_killed ();
+  test_stuck ();
+  test_orphan ();
+  return failures != 0;
+}

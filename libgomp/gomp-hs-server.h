@@ -65,7 +65,8 @@
    (libexec/gomp-hs/gomp-hs-serve beside the library, or
    GOMP_HOST_SERVICES_HELPER), which maps the region: it must then come
    from GOMP_PLUGIN_host_service_alloc.  Named host callbacks and
-   reverse-offload regions are refused there (ENOTSUP).
+   reverse-offload regions still run in the calling program: the server
+   process hands those calls over to the server init returns.
 
    Named host callbacks (libgomp_host_register and friends) are declared
    in gomp-host-services.h; with the library, the program registers them

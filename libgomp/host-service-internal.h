@@ -125,6 +125,9 @@ struct hs_ctx
      attempt left the rest of the round to a worker; a worker is to
      finish such a round (gomp_hs_resume).  */
   unsigned char try_nb, deferred, resume;
+  /* Process mode (FWD): the port is handed over, as the poller last saw
+     it.  The poller's only.  */
+  unsigned char forwarded;
 
   /* The reply to the round just processed, until it is written.  */
   uint32_t r_flags, r_len;
@@ -146,6 +149,19 @@ struct hs_ctx
 
 struct hs_proc;
 
+/* GOMP_HOST_SERVICES_SERVER=process: a port handed over from the server
+   process to the program's own server for named host callbacks and
+   reverse-offload regions, in the shared control page
+   (host-service-process.c).  FWD: nonzero while the program's server
+   owns the port (the server process sets it, the program's server
+   clears it); FIRST: the sequence number of the first round handed
+   over, written before FWD is set; LAST: that of the final reply,
+   written before FWD is cleared, which comes before the reply.  */
+struct hs_fwd_port
+{
+  uint32_t fwd, first, last, pad;
+};
+
 struct gomp_host_service
 {
   unsigned char *region;
@@ -155,6 +171,18 @@ struct gomp_host_service
      used); in the helper, its socket to the application (else -1).  */
   struct hs_proc *proc;
   int helper_sock;
+  /* In process mode, the control page's ports: in the server process,
+     to hand callback calls over; in the program's own server (CALLS
+     below), the ports it may serve.  NULL otherwise.  FWD_ALL: the
+     server process is gone, the program's server serves every port and
+     fails every call but callbacks with REFUSE_ERR (atomic both).  */
+  struct hs_fwd_port *fwd;
+  int fwd_all, refuse_err;
+  /* In the server process, the application's count of running kernels
+     (hs_kernels_run).  */
+  uint32_t *shared_active;
+  /* In the application, process mode: that server.  */
+  struct gomp_host_service *calls;
   int target_id;		/* The plugin's number for the device, or -1
 				   (GOMP_PLUGIN_host_service_device).  */
   uint32_t nports, buf_size;
@@ -236,6 +264,10 @@ extern volatile struct gomp_hs_port *gomp_hs_port (struct gomp_host_service *,
 extern volatile unsigned char *gomp_hs_buf (struct gomp_host_service *,
 					    uint32_t);
 extern void gomp_hs_free (struct gomp_host_service *);
+extern struct gomp_host_service *gomp_hs_server_new (void *, size_t, int);
+extern int gomp_hs_callback_op (uint32_t);
+extern void gomp_hs_fwd_return (struct gomp_host_service *, uint32_t,
+				uint32_t);
 
 /* host-service-ops.c.  */
 extern void gomp_hs_do_write (struct gomp_host_service *, struct hs_ctx *);
@@ -282,7 +314,7 @@ extern int gomp_hs_rename_path (struct gomp_host_service *, const char *,
 #define HS_SERVER_PROCESS	1
 #define HS_SERVER_BAD		2
 extern int gomp_hs_server_mode (void);
-extern struct gomp_host_service *gomp_hs_proc_init (struct gomp_host_service *);
+extern struct gomp_host_service *gomp_hs_proc_init (void *, size_t);
 extern void gomp_hs_proc_kernel_begin (struct gomp_host_service *);
 extern void gomp_hs_proc_kernel_end (struct gomp_host_service *);
 extern void gomp_hs_proc_shutdown (struct gomp_host_service *);
@@ -305,5 +337,6 @@ extern int gomp_hs_wait_fd (struct gomp_host_service *, int, short);
 extern void gomp_hs_unref (struct gomp_host_service *);
 extern unsigned gomp_hs_poll_once (struct gomp_host_service *);
 extern int gomp_hs_on_poller (void);
+extern void gomp_hs_wake_poller (struct gomp_host_service *);
 
 #endif /* GOMP_HOST_SERVICE_INTERNAL_H */

@@ -35,8 +35,9 @@
    plugin registers it with the driver instead of allocating page-locked
    memory itself, and the helper maps the same pages.  The file is sealed
    against shrinking, so the helper cannot make the application's
-   accesses fault.  One page after the region holds the control word
-   (struct hs_proc_ctl), which only the application writes.
+   accesses fault.  The pages after the region hold the control block
+   (struct hs_proc_ctl): the count of running kernels, which only the
+   application writes, and the ports' hand-over words.
 
    THE HELPER is started by a thread of the application (the monitor,
    below) with posix_spawn: the memfd as descriptor 3, one end of a
@@ -55,25 +56,35 @@
    KERNELS.  GOMP_PLUGIN_host_service_kernel_begin and _end count
    running kernels in the control word and nudge the helper with a
    message; the helper's main thread mirrors "some kernel runs" into its
-   own server (kernel_begin and kernel_end of host-service-server.c).
+   own server (kernel_begin and kernel_end of host-service-server.c);
+   the application's own server is bracketed as usual.
    _end never blocks (a send with MSG_DONTWAIT): if the nudge is lost to
    a full socket, the helper reads the control word at its next wake-up,
    which comes at least once a second.
 
-   WHAT STAYS OUT.  Named host callbacks and reverse-offload regions are
-   the application's own code and need its address space: the helper
-   refuses them with ENOTSUP (host-service.c, hs_start_1).  A device
-   call to exit ends the application: the helper sends EXIT with the
-   status, and the monitor flushes the application's streams and ends
-   it exactly as the in-process server does (gomp_hs_exit_process).
+   WHAT STAYS IN.  Named host callbacks and reverse-offload regions are
+   the application's own code and need its address space: when the
+   helper takes the first round of such a call it hands the port over
+   to the application's own server -- the server GOMP_PLUGIN_host_
+   service_init returns, an ordinary one (host-service-server.c) that
+   serves only the ports handed over to it and refuses every other op
+   with EPERM -- and looks at the port no more until that server hands
+   it back, before its final reply (struct hs_fwd_port, hs_fwd_mine).
+   So exactly one process serves each round.  While no port is handed
+   over, the application's poller scans only every millisecond
+   (HS_FWD_IDLE_US), which is what a callback's first round may wait.  A device call to exit ends the
+   application: the helper sends EXIT with the status, and the monitor
+   flushes the application's streams and ends it exactly as the
+   in-process server does (gomp_hs_exit_process).
 
    FAULTS.  When the helper dies (killed, or its sandbox refused a call
    and it crashed), the monitor sees the socket's end of file, reaps it,
-   says so on stderr, and from then on answers every round the device
-   publishes, itself, with EPIPE (ECANCELED once shutdown has begun): a
-   port whose DEV_SEQ differs from its reply's SEQ has an unanswered
-   round (host-service.h, STATE MACHINE).  The helper is gone before the
-   monitor writes anything, so every reply is written by one process.
+   says so on stderr, and from then on the application's own server
+   serves every port (FWD_ALL): the callbacks it was running finish as
+   before, every other round is answered with EPIPE (ECANCELED once
+   shutdown has begun), each port from the last reply written on it
+   (host-service.h, STATE MACHINE).  The helper is gone before that
+   server looks at its ports, so every reply is written by one process.
    Whatever the helper had written to a file stays written: it wrote
    with write, never through a buffer of its own; a call that was in
    progress fails, so the device never takes data for written that was
@@ -85,6 +96,7 @@
 #include "libgomp.h"
 #include "host-service-internal.h"
 #include <dlfcn.h>
+#include <link.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -135,12 +147,14 @@ struct hs_msg
   uint64_t val;
 };
 
-/* The control page.  */
+/* The control pages, after the region.  */
 struct hs_proc_ctl
 {
   uint32_t magic;
   uint32_t version;
   uint32_t active;		/* Kernels running; atomic.  */
+  uint32_t nudge;		/* A KERNELS message is on its way.  */
+  struct hs_fwd_port port[GOMP_HS_MAX_PORTS];
 };
 
 #define HS_PROC_MAGIC	0x70726f63u
@@ -154,12 +168,14 @@ struct hs_proc
   pid_t pid;
   struct hs_proc_ctl *ctl;	/* Mapped until the server is freed.  */
   size_t page;
+  size_t ctl_size;
   pthread_t monitor;
+  int monitor_started;
   pthread_mutex_t lock;
   pthread_cond_t cond;
   /* Under LOCK.  */
   int ready;			/* 1: serving; -1: failed to start.  */
-  int shut_done;
+  int shut_sent, shut_done;
   int dead;			/* The helper is gone (reaped).  */
   int stop;			/* Fini: the monitor must return.  */
 };
@@ -192,6 +208,12 @@ hs_round_page (size_t n)
 {
   size_t p = hs_page ();
   return (n + p - 1) / p * p;
+}
+
+static size_t
+hs_ctl_size (void)
+{
+  return hs_round_page (sizeof (struct hs_proc_ctl));
 }
 
 /* GOMP_HOST_SERVICES_SERVER: HS_SERVER_THREAD (unset, empty or
@@ -231,7 +253,7 @@ GOMP_PLUGIN_host_service_alloc (size_t size)
   m = malloc (sizeof *m);
   fd = memfd_create ("gomp-host-services", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (m == NULL || fd < 0
-      || ftruncate (fd, (off_t) (len + hs_page ())) != 0
+      || ftruncate (fd, (off_t) (len + hs_ctl_size ())) != 0
       || fcntl (fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 	 != 0
       || (p = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0))
@@ -325,33 +347,52 @@ hs_deadline_ms (long ms)
    ../libexec/gomp-hs/gomp-hs-serve from the directory of the library or
    program this code is in (lib/libgomp.so.1, bin/gomp-nvptx-run).  */
 
+/* dl_iterate_phdr callback: whether the address in *DATA lies in the
+   first object, the program itself.  */
+
+static int
+hs_in_program (struct dl_phdr_info *info, size_t size, void *data)
+{
+  uintptr_t a = (uintptr_t) *(void **) data;
+  (void) size;
+  for (int k = 0; k < info->dlpi_phnum; k++)
+    if (info->dlpi_phdr[k].p_type == PT_LOAD
+	&& a >= info->dlpi_addr + info->dlpi_phdr[k].p_vaddr
+	&& a < (info->dlpi_addr + info->dlpi_phdr[k].p_vaddr
+		+ info->dlpi_phdr[k].p_memsz))
+      return 1;
+  return -1;			/* Stop: only the first object counts.  */
+}
+
 static char *
 hs_helper_path (void)
 {
-  const char *env = getenv ("GOMP_HOST_SERVICES_HELPER");
+  /* Not from the environment of a set-user-ID program.  */
+  const char *env = secure_getenv ("GOMP_HOST_SERVICES_HELPER");
+  void *self_fn = (void *) &GOMP_PLUGIN_host_service_alloc;
   Dl_info info;
-  char *path, *slash, exe[4096];
-  const char *self;
-  ssize_t n;
+  char *path, *slash, *self;
   if (env != NULL && *env != '\0')
     return strdup (env);
-  if (dladdr ((void *) &GOMP_PLUGIN_host_service_alloc, &info) == 0
-      || info.dli_fname == NULL)
+  if (dladdr (self_fn, &info) == 0 || info.dli_fname == NULL)
     return NULL;
-  self = info.dli_fname;
-  /* In a program (not a shared library) that is its name as it was
-     run, perhaps found through PATH: the kernel knows where it is.  */
-  if (strchr (self, '/') == NULL
-      && (n = readlink ("/proc/self/exe", exe, sizeof exe - 1)) > 0)
-    {
-      exe[n] = '\0';
-      self = exe;
-    }
+  /* In the program itself (libgomp-hs-server.a) DLI_FNAME is its
+     argv[0], which says nothing: the kernel knows where it is.  */
+  if (dl_iterate_phdr (hs_in_program, &self_fn) == 1)
+    self = realpath ("/proc/self/exe", NULL);
+  else
+    self = realpath (info.dli_fname, NULL);
+  if (self == NULL)
+    return NULL;
   path = malloc (strlen (self) + sizeof "/../libexec/gomp-hs/"
 		 + sizeof HS_HELPER_NAME);
   if (path == NULL)
-    return NULL;
+    {
+      free (self);
+      return NULL;
+    }
   strcpy (path, self);
+  free (self);
   slash = strrchr (path, '/');
   if (slash == NULL)
     strcpy (path, ".");
@@ -409,6 +450,10 @@ hs_spawn (struct gomp_host_service *s, struct hs_shm *m, int child_sock)
     {
       posix_spawn_file_actions_adddup2 (&fa, mfd, HS_PROC_MEMFD);
       posix_spawn_file_actions_adddup2 (&fa, sfd, HS_PROC_SOCK);
+#if defined __GLIBC__ && __GLIBC_PREREQ (2, 34)
+      /* Nothing else, even where the helper cannot close_range.  */
+      posix_spawn_file_actions_addclosefrom_np (&fa, HS_PROC_SOCK + 1);
+#endif
       err = posix_spawn (&pid, path, &fa, NULL, argv, env);
       posix_spawn_file_actions_destroy (&fa);
       if (err != 0)
@@ -427,59 +472,6 @@ hs_spawn (struct gomp_host_service *s, struct hs_shm *m, int child_sock)
   if (pid < 0)
     errno = err;
   return pid;
-}
-
-/* Answer, with ERR, every round the device has published and nobody
-   answered; the helper is gone.  Returns how many.  */
-
-static unsigned
-hs_proc_answer_all (struct gomp_host_service *s, int err)
-{
-  unsigned n = 0;
-  for (uint32_t i = 0; i < s->nports; i++)
-    {
-      volatile struct gomp_hs_port *port = gomp_hs_port (s, i);
-      uint32_t seq = __atomic_load_n (&port->dev_seq, __ATOMIC_ACQUIRE);
-      if (seq == __atomic_load_n (&port->rep.seq, __ATOMIC_RELAXED))
-	continue;
-      port->rep.ret = -1;
-      port->rep.info = GOMP_HS_INFO (0, err, 0);
-      __atomic_store_n (&port->rep.seq, seq, __ATOMIC_RELEASE);
-      n++;
-    }
-  return n;
-}
-
-/* The helper is gone; serve as above until fini.  Caller holds LOCK.  */
-
-static void
-hs_proc_orphaned (struct gomp_host_service *s)
-{
-  struct hs_proc *p = s->proc;
-  while (!p->stop)
-    {
-      int closing = gomp_hs_closing (s);
-      int active = __atomic_load_n (&p->ctl->active, __ATOMIC_ACQUIRE);
-      struct timespec deadline;
-      pthread_mutex_unlock (&p->lock);
-      if (hs_proc_answer_all (s, closing ? ECANCELED : EPIPE))
-	gomp_debug (0, "host-service: answered for the server process\n");
-      pthread_mutex_lock (&p->lock);
-      /* While kernels run, about as often as the helper's poller would
-	 scan; else rarely (a late round of an ended kernel).  */
-      if (active)
-	{
-	  pthread_mutex_unlock (&p->lock);
-	  struct timespec ts = { 0, (long) s->poll_sleep_us * 1000 };
-	  nanosleep (&ts, NULL);
-	  pthread_mutex_lock (&p->lock);
-	}
-      else
-	{
-	  deadline = hs_deadline_ms (20);
-	  hs_proc_wait (p, &deadline);
-	}
-    }
 }
 
 /* The monitor thread: starts the helper, then takes its messages.  */
@@ -525,10 +517,12 @@ hs_proc_monitor (void *arg)
 	  continue;
 	}
       n = recv (p->sock, &msg, sizeof msg, 0);
-      if (n < 0 && errno == EINTR)
+      if (n < 0 && (errno == EINTR || errno == EAGAIN))
 	continue;
-      if (n != (ssize_t) sizeof msg)
+      if (n <= 0)
 	break;			/* End of file: the helper is gone.  */
+      if (n != (ssize_t) sizeof msg)
+	continue;		/* Not a message of ours: ignored.  */
       pthread_mutex_lock (&p->lock);
       switch (msg.type)
 	{
@@ -571,8 +565,11 @@ hs_proc_monitor (void *arg)
 		    WIFEXITED (status) ? WEXITSTATUS (status) : -1);
     }
   pthread_cond_broadcast (&p->cond);
-  hs_proc_orphaned (s);
   pthread_mutex_unlock (&p->lock);
+  /* From now on this process's own server answers every port
+     (hs_fwd_mine): callbacks as before, all else with EPIPE.  */
+  __atomic_store_n (&s->refuse_err, EPIPE, __ATOMIC_RELEASE);
+  __atomic_store_n (&s->fwd_all, 1, __ATOMIC_RELEASE);
   return NULL;
 
  failed:
@@ -584,57 +581,60 @@ hs_proc_monitor (void *arg)
   return NULL;
 }
 
-/* GOMP_PLUGIN_host_service_init, GOMP_HOST_SERVICES_SERVER=process: S
-   has its configuration; REGION must come from
-   GOMP_PLUGIN_host_service_alloc.  Returns S, or NULL (S freed).  */
+/* GOMP_PLUGIN_host_service_init, GOMP_HOST_SERVICES_SERVER=process:
+   REGION must come from GOMP_PLUGIN_host_service_alloc.  The server
+   returned is this process's own, which serves only the ports the
+   helper hands over (callbacks; hs_fwd_mine), and drives the helper
+   (P).  NULL on failure.  */
 
 struct gomp_host_service *
-gomp_hs_proc_init (struct gomp_host_service *s)
+gomp_hs_proc_init (void *region, size_t size)
 {
-  struct hs_shm *m = hs_shm_find (s->region);
+  struct hs_shm *m = hs_shm_find (region);
+  struct gomp_host_service *s;
   struct hs_proc *p;
   struct timespec deadline;
-  if (m == NULL || s->region_size > m->len)
+  if (m == NULL || size > m->len)
     {
       gomp_error ("host services: GOMP_HOST_SERVICES_SERVER=process needs"
 		  " the region from GOMP_PLUGIN_host_service_alloc");
-      free (s);
       return NULL;
     }
+  s = gomp_hs_server_new (region, size, 0);
   p = calloc (1, sizeof *p);
-  if (p == NULL)
+  if (s == NULL || p == NULL)
     {
-      free (s);
+      if (s != NULL)
+	GOMP_PLUGIN_host_service_fini (s);
+      free (p);
       return NULL;
     }
-  s->proc = p;
   p->sock = -1;
-  p->memfd = -1;
-  p->page = hs_page ();
-  p->ctl = mmap (NULL, p->page, PROT_READ | PROT_WRITE, MAP_SHARED, m->memfd,
-		 (off_t) m->len);
+  p->ctl_size = hs_ctl_size ();
+  p->ctl = mmap (NULL, p->ctl_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 m->memfd, (off_t) m->len);
   if (p->ctl == MAP_FAILED)
     {
-      gomp_error ("host services: cannot map the control page: %s",
+      gomp_error ("host services: cannot map the control pages: %s",
 		  strerror (errno));
       free (p);
-      free (s);
+      GOMP_PLUGIN_host_service_fini (s);
       return NULL;
     }
+  memset (p->ctl, 0, p->ctl_size);
   p->ctl->magic = HS_PROC_MAGIC;
   p->ctl->version = GOMP_HS_VERSION;
-  p->ctl->active = 0;
   pthread_mutex_init (&p->lock, NULL);
   pthread_cond_init (&p->cond, NULL);
-  s->refs = 1;
+  s->proc = p;
+  s->fwd = p->ctl->port;
   if (pthread_create (&p->monitor, NULL, hs_proc_monitor, s) != 0)
     {
       gomp_error ("host services: cannot start the monitor thread");
-      p->ready = -1;
-      p->stop = 1;
-      gomp_hs_unref (s);
+      GOMP_PLUGIN_host_service_fini (s);
       return NULL;
     }
+  p->monitor_started = 1;
   deadline = hs_deadline_ms (HS_PROC_START_MS + 1000);
   pthread_mutex_lock (&p->lock);
   while (p->ready == 0 && hs_proc_wait (p, &deadline))
@@ -643,50 +643,65 @@ gomp_hs_proc_init (struct gomp_host_service *s)
   if (p->ready <= 0)
     {
       gomp_error ("host services: the server process did not start");
-      gomp_hs_proc_fini (s);
+      GOMP_PLUGIN_host_service_fini (s);
       return NULL;
     }
   return s;
 }
 
+/* The count of running kernels changed: tell the helper, without
+   waiting for it.  At most one KERNELS message is ever on its way (the
+   helper clears NUDGE before it reads the count), so the socket never
+   fills with them, and a helper that stops reading cannot hold up a
+   launch.  */
+
+static void
+hs_nudge (struct hs_proc *p)
+{
+  if (!__atomic_exchange_n (&p->ctl->nudge, 1, __ATOMIC_ACQ_REL))
+    hs_send (p->sock, HS_MSG_KERNELS, 0, 0, MSG_DONTWAIT);
+}
+
+/* GOMP_PLUGIN_host_service_kernel_begin, before this process's own
+   server's part.  */
+
 void
 gomp_hs_proc_kernel_begin (struct gomp_host_service *s)
 {
   struct hs_proc *p = s->proc;
-  __atomic_fetch_add (&s->refs, 1, __ATOMIC_RELAXED);
   /* The in-process server flushes what the program left in stdout
      before each device write to descriptor 1; the helper cannot, so
      this does it once per kernel (the manual says so).  */
   if (__fpending (stdout) != 0)
     fflush (stdout);
   __atomic_fetch_add (&p->ctl->active, 1, __ATOMIC_ACQ_REL);
-  hs_send (p->sock, HS_MSG_KERNELS, 0, 0, 0);
+  hs_nudge (p);
 }
+
+/* GOMP_PLUGIN_host_service_kernel_end: never blocks.  */
 
 void
 gomp_hs_proc_kernel_end (struct gomp_host_service *s)
 {
   struct hs_proc *p = s->proc;
   __atomic_fetch_sub (&p->ctl->active, 1, __ATOMIC_ACQ_REL);
-  hs_send (p->sock, HS_MSG_KERNELS, 0, 0, MSG_DONTWAIT);
-  gomp_hs_unref (s);
+  hs_nudge (p);
 }
 
-/* Step one of teardown: the helper refuses new calls and answers those
-   its workers hold; when it is gone, the monitor answers ECANCELED.  */
+/* Step one of teardown, before this process's own server's: the helper
+   refuses new calls and answers those its workers hold.  */
 
 void
 gomp_hs_proc_shutdown (struct gomp_host_service *s)
 {
   struct hs_proc *p = s->proc;
   struct timespec deadline;
-  if (__atomic_exchange_n (&s->closing, 1, __ATOMIC_ACQ_REL))
-    return;
-  gomp_debug (0, "host-service: shutting down the server process\n");
   pthread_mutex_lock (&p->lock);
-  if (!p->dead)
+  if (!p->shut_sent && !p->dead && p->ready > 0)
     {
-      hs_send (p->sock, HS_MSG_SHUTDOWN, 0, 0, 0);
+      p->shut_sent = 1;
+      gomp_debug (0, "host-service: shutting down the server process\n");
+      hs_send (p->sock, HS_MSG_SHUTDOWN, 0, 0, MSG_DONTWAIT);
       deadline = hs_deadline_ms (HS_PROC_SHUTDOWN_MS);
       while (!p->shut_done && !p->dead && hs_proc_wait (p, &deadline))
 	;
@@ -700,20 +715,18 @@ gomp_hs_proc_shutdown (struct gomp_host_service *s)
   pthread_mutex_unlock (&p->lock);
 }
 
-/* Step two: the device is idle.  */
+/* Step two, after this process's own server's: the helper exits.  */
 
 void
 gomp_hs_proc_fini (struct gomp_host_service *s)
 {
   struct hs_proc *p = s->proc;
   struct timespec deadline;
-  if (p->ready > 0)
-    gomp_hs_proc_shutdown (s);
   pthread_mutex_lock (&p->lock);
   p->stop = 1;
-  if (!p->dead && p->sock >= 0)
+  if (p->monitor_started && !p->dead && p->sock >= 0)
     {
-      hs_send (p->sock, HS_MSG_FINI, 0, 0, 0);
+      hs_send (p->sock, HS_MSG_FINI, 0, 0, MSG_DONTWAIT);
       deadline = hs_deadline_ms (HS_PROC_EXIT_MS);
       while (!p->dead && hs_proc_wait (p, &deadline))
 	;
@@ -722,8 +735,8 @@ gomp_hs_proc_fini (struct gomp_host_service *s)
     }
   pthread_cond_broadcast (&p->cond);
   pthread_mutex_unlock (&p->lock);
-  pthread_join (p->monitor, NULL);
-  gomp_hs_unref (s);
+  if (p->monitor_started)
+    pthread_join (p->monitor, NULL);
 }
 
 /* The helper's pid (for tests and GOMP_DEBUG), 0 if there is none.  */
@@ -734,7 +747,7 @@ gomp_hs_proc_pid (struct gomp_host_service *s)
   return s->proc != NULL && s->proc->pid > 0 ? (int) s->proc->pid : 0;
 }
 
-/* The last reference is gone.  */
+/* The last reference to S is gone: what P holds (S is freed after).  */
 
 void
 gomp_hs_proc_free (struct gomp_host_service *s)
@@ -742,11 +755,12 @@ gomp_hs_proc_free (struct gomp_host_service *s)
   struct hs_proc *p = s->proc;
   if (p->sock >= 0)
     close (p->sock);
-  munmap (p->ctl, p->page);
+  munmap (p->ctl, p->ctl_size);
   pthread_mutex_destroy (&p->lock);
   pthread_cond_destroy (&p->cond);
   free (p);
-  free (s);
+  s->proc = NULL;
+  s->fwd = NULL;
 }
 
 /* The helper's side: gomp-hs-serve --serve SIZE PPID, with the memfd as
@@ -775,7 +789,7 @@ gomp_hs_helper_main (int argc, char **argv)
   unsigned long long size;
   long ppid;
   char *end;
-  size_t len, page = hs_page ();
+  size_t len, ctl_size = hs_ctl_size ();
   struct stat st;
   void *map;
   int running = 0, sock = HS_PROC_SOCK;
@@ -790,6 +804,15 @@ gomp_hs_helper_main (int argc, char **argv)
   /* Die with the application's thread that started us, and check that
      it had not gone already.  */
   prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+  /* Signals for the program (its process group, its job) are not ours:
+     we end with it (PDEATHSIG, end of file); a write to a broken pipe
+     fails with EPIPE for the device.  */
+  signal (SIGPIPE, SIG_IGN);
+  signal (SIGINT, SIG_IGN);
+  signal (SIGQUIT, SIG_IGN);
+  signal (SIGHUP, SIG_IGN);
+  signal (SIGTERM, SIG_IGN);
+  signal (SIGXFSZ, SIG_IGN);
   ppid = strtol (argv[3], &end, 10);
   if (*end != '\0' || getppid () != (pid_t) ppid)
     return 1;
@@ -803,9 +826,10 @@ gomp_hs_helper_main (int argc, char **argv)
   size = strtoull (argv[2], &end, 10);
   len = hs_round_page (size);
   if (*end != '\0' || size == 0 || errno
-      || fstat (HS_PROC_MEMFD, &st) != 0 || (size_t) st.st_size < len + page
-      || (map = mmap (NULL, len + page, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      HS_PROC_MEMFD, 0)) == MAP_FAILED)
+      || fstat (HS_PROC_MEMFD, &st) != 0
+      || (size_t) st.st_size < len + ctl_size
+      || (map = mmap (NULL, len + ctl_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, HS_PROC_MEMFD, 0)) == MAP_FAILED)
     {
       hs_send (sock, HS_MSG_READY, EINVAL, getpid (), 0);
       return 1;
@@ -828,7 +852,22 @@ gomp_hs_helper_main (int argc, char **argv)
       return 1;
     }
   s->helper_sock = sock;
-  if (gomp_hs_sandbox (s->max_fds + 32) != 0)
+  s->fwd = ctl->port;
+  s->shared_active = &ctl->active;
+  /* The whole process beneath the root, not only the threads for path
+     operations: in one address space a thread is no boundary.  (A
+     pipe's second open through /proc/self/fd still works: Landlock does
+     not govern pipes.)  */
+  if (s->landlock_fd >= 0 && gomp_hs_confine_thread (s))
+    s->pool[HS_POOL_FILES].confined = 0;
+  else if (s->root_fd >= 0)
+    gomp_error ("host services: GOMP_HOST_SERVICES_ROOT: no Landlock here;"
+		" the server process is kept beneath the root by openat2"
+		" only");
+  /* Each pipe, FIFO or terminal of the device may take two descriptors
+     (host-service-fd.c), and path operations some of their own.  */
+  if (gomp_hs_sandbox (2 * (unsigned long) s->max_fds + 2 * s->nports + 64)
+      != 0)
     {
       gomp_error ("host services: cannot confine the server process: %s",
 		  strerror (errno));
@@ -868,6 +907,7 @@ gomp_hs_helper_main (int argc, char **argv)
       else if (getppid () != (pid_t) ppid)
 	_exit (0);
       /* Mirror "some kernel runs" (see above).  */
+      __atomic_store_n (&ctl->nudge, 0, __ATOMIC_SEQ_CST);
       active = __atomic_load_n (&ctl->active, __ATOMIC_ACQUIRE);
       if (active != 0 && !running)
 	{
@@ -879,5 +919,9 @@ gomp_hs_helper_main (int argc, char **argv)
 	  GOMP_PLUGIN_host_service_kernel_end (s);
 	  running = 0;
 	}
+      else if (running)
+	/* A kernel ended and another began since the last look: the
+	   poller judges by the count itself (hs_kernels_run).  */
+	gomp_hs_wake_poller (s);
     }
 }

@@ -89,8 +89,10 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <fcntl.h>
 #ifdef __linux__
 #include <sched.h>
 #include <signal.h>
@@ -236,7 +238,7 @@ hs_build (struct hs_prog *p)
     SYS_ppoll, SYS_nanosleep, SYS_clock_nanosleep, SYS_clock_gettime,
     SYS_clock_getres, SYS_gettimeofday, SYS_sched_yield,
     /* Memory.  */
-    SYS_brk, SYS_mmap, SYS_munmap, SYS_mprotect, SYS_mremap, SYS_madvise,
+    SYS_brk, SYS_mmap, SYS_munmap, SYS_mprotect, SYS_mremap,
     /* Threads and signals.  */
     SYS_set_robust_list, SYS_exit, SYS_exit_group, SYS_rt_sigprocmask,
     SYS_rt_sigaction, SYS_rt_sigreturn, SYS_sigaltstack,
@@ -259,6 +261,8 @@ hs_build (struct hs_prog *p)
 #endif
   };
   static const uint32_t ioctls[] = { TCGETS };
+  static const uint32_t madvs[] = { MADV_DONTNEED, MADV_FREE, MADV_HUGEPAGE,
+				    MADV_NOHUGEPAGE };
   static const uint32_t prctls[] = { PR_SET_TIMERSLACK, PR_SET_NAME,
 				     PR_GET_NAME, PR_SET_NO_NEW_PRIVS };
   uint32_t pid = (uint32_t) getpid ();
@@ -279,6 +283,10 @@ hs_build (struct hs_prog *p)
   hs_allow_if (p, SYS_ioctl, 1, ioctls, 1);
   hs_allow_if (p, SYS_prctl, 0, prctls, 4);
   hs_allow_if (p, SYS_tgkill, 0, &pid, 1);
+  /* Not MADV_REMOVE and its kind, which would punch holes in the shared
+     region: the device would go on seeing the pages the driver pinned,
+     the processes new ones.  */
+  hs_allow_if (p, SYS_madvise, 2, madvs, 4);
 
   /* clone: CLONE_THREAD and no namespace flag.  Never a trap (above).  */
   HS_JEQ (p, SYS_clone, 0, 5);
@@ -316,10 +324,36 @@ hs_landlock_domain (void)
 #if defined SYS_landlock_create_ruleset && defined LANDLOCK_ACCESS_FS_MAKE_CHAR
   struct landlock_ruleset_attr attr;
   int fd;
+  long abi = syscall (SYS_landlock_create_ruleset, NULL, 0,
+		      LANDLOCK_CREATE_RULESET_VERSION);
   memset (&attr, 0, sizeof attr);
   attr.handled_access_fs = (LANDLOCK_ACCESS_FS_MAKE_CHAR
 			    | LANDLOCK_ACCESS_FS_MAKE_BLOCK);
+#ifdef LANDLOCK_ACCESS_FS_REFER
+  /* Every domain denies REFER (renames across directories) unless a
+     rule grants it: grant it everywhere.  */
+  if (abi >= 2)
+    attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+#endif
   fd = (int) syscall (SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+#ifdef LANDLOCK_ACCESS_FS_REFER
+  if (fd >= 0 && abi >= 2)
+    {
+      struct landlock_path_beneath_attr rule;
+      memset (&rule, 0, sizeof rule);
+      rule.allowed_access = LANDLOCK_ACCESS_FS_REFER;
+      rule.parent_fd = open ("/", O_PATH | O_CLOEXEC);
+      if (rule.parent_fd < 0
+	  || syscall (SYS_landlock_add_rule, fd, LANDLOCK_RULE_PATH_BENEATH,
+		      &rule, 0) != 0)
+	{
+	  close (fd);
+	  fd = -1;
+	}
+      if (rule.parent_fd >= 0)
+	close (rule.parent_fd);
+    }
+#endif
   if (fd < 0 || syscall (SYS_landlock_restrict_self, fd, 0) != 0)
     gomp_debug (0, "host-service: sandbox without a Landlock domain: %s\n",
 		strerror (errno));

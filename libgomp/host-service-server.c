@@ -107,6 +107,9 @@
 /* After this many seconds without a request it sleeps ten times as long
    between scans.  */
 #define HS_QUIET_LONG_S		5
+/* Process mode: how long the program's own server, with no port handed
+   over, sleeps between scans.  */
+#define HS_FWD_IDLE_US		1000
 
 /* The server whose worker this thread is, and the port it serves.  */
 static __thread struct gomp_host_service *hs_self;
@@ -192,6 +195,7 @@ hs_write_cancel (struct gomp_host_service *s, uint32_t i, uint32_t seq)
   volatile struct gomp_hs_port *p = gomp_hs_port (s, i);
   p->rep.ret = -1;
   p->rep.info = GOMP_HS_INFO (0, ECANCELED, 0);
+  gomp_hs_fwd_return (s, i, seq);
   __atomic_store_n (&p->rep.seq, seq, __ATOMIC_RELEASE);
   __atomic_fetch_add (&s->served, 1, __ATOMIC_RELAXED);
 }
@@ -465,6 +469,55 @@ hs_hand_off_rest (struct gomp_host_service *s, uint32_t i, uint32_t seq)
   return ok < 0 ? -ECANCELED : -EAGAIN;
 }
 
+/* Process mode (host-service-process.c): whether the poller of S may
+   look at port I (context C, control block P) now.
+
+   In the server process: every port but those handed over to the
+   program; when the program hands one back (FWD clear, after LAST), the
+   last round it answered is the last one answered.
+
+   In the program's own server: only ports handed over, whose first
+   round, FIRST, is the next it has not answered; and once the server
+   process is gone (FWD_ALL), every port, each from the last reply
+   written on it, by whichever server.  Between the hand-over and the
+   final reply exactly one server looks at a port: FWD is set after the
+   server process took the first round and looks no more, and cleared by
+   the program's server before the final reply, which the device must
+   see before it publishes the next round.  The server process may write
+   these words as it likes (it is not trusted once subverted): the
+   program's server then serves, as requests of the device, rounds that
+   are callbacks and refuses all others (hs_start_1); it is made to do
+   nothing else.  */
+
+static int
+hs_fwd_mine (struct gomp_host_service *s, uint32_t i, struct hs_ctx *c,
+	     volatile struct gomp_hs_port *p)
+{
+  uint32_t f = __atomic_load_n (&s->fwd[i].fwd, __ATOMIC_ACQUIRE);
+  if (s->helper_sock >= 0)
+    {
+      if (!c->forwarded)
+	return 1;
+      if (f)
+	return 0;
+      c->answered = s->fwd[i].last;
+      c->forwarded = 0;
+      return 1;
+    }
+  if (!f && !__atomic_load_n (&s->fwd_all, __ATOMIC_ACQUIRE))
+    {
+      c->forwarded = 0;
+      return 0;
+    }
+  if (!c->forwarded)
+    {
+      c->forwarded = 1;
+      c->answered = f ? s->fwd[i].first - 1
+		      : __atomic_load_n (&p->rep.seq, __ATOMIC_ACQUIRE);
+    }
+  return 1;
+}
+
 /* Serve every port the poller owns that has a request waiting.  Returns
    how many.  */
 
@@ -483,6 +536,8 @@ hs_poll_pass (struct gomp_host_service *s)
       int over, handed = 0, where = HS_ROUND_POLLER;
       int owner = __atomic_load_n (&c->owner, __ATOMIC_ACQUIRE);
       if (owner == HS_OWNER_WORKER)
+	continue;
+      if (s->fwd != NULL && !hs_fwd_mine (s, i, c, p))
 	continue;
       seq = __atomic_load_n (&p->dev_seq, __ATOMIC_ACQUIRE);
       if (seq == c->answered)
@@ -508,6 +563,17 @@ hs_poll_pass (struct gomp_host_service *s)
 	r.arg[k] = p->req.arg[k];
       r.len = p->req.len;
       r.total = p->req.total;
+      if (s->fwd != NULL && s->helper_sock >= 0 && !closing
+	  && r.flags == GOMP_HS_REQ_FIRST && gomp_hs_callback_op (r.op))
+	{
+	  /* The server process: the program's own code runs in the
+	     program (hs_fwd_mine).  */
+	  gomp_hs_reset_ctx (s, c);
+	  s->fwd[i].first = seq;
+	  __atomic_store_n (&s->fwd[i].fwd, 1, __ATOMIC_RELEASE);
+	  c->forwarded = 1;
+	  continue;
+	}
       if ((closing && (r.flags != GOMP_HS_REQ_CONT || c->op == 0))
 	  || ((where = gomp_hs_round_may_block (s, c, &r)) == HS_ROUND_WORKER
 	      && (handed = hs_hand_off (s, i, &r, seq)) < 0))
@@ -573,6 +639,46 @@ hs_discard_partial (struct gomp_host_service *s)
     }
 }
 
+/* Whether S is the program's own server in process mode and has no port
+   to look at (hs_fwd_mine).  */
+
+static int
+hs_fwd_none (struct gomp_host_service *s)
+{
+  if (s->fwd == NULL || s->helper_sock >= 0
+      || __atomic_load_n (&s->fwd_all, __ATOMIC_ACQUIRE))
+    return 0;
+  for (uint32_t i = 0; i < s->nports; i++)
+    if (__atomic_load_n (&s->fwd[i].fwd, __ATOMIC_ACQUIRE))
+      return 0;
+  return 1;
+}
+
+/* Whether a kernel that may call the host runs.  In the server process
+   (host-service-process.c) the application's count, not the mirror of
+   it that brackets this server (which may lag behind: a kernel that
+   began while the mirror still says the last one ended must not have
+   its first call discarded as abandoned); its main thread wakes the
+   poller whenever the count changes.  */
+
+static int
+hs_kernels_run (struct gomp_host_service *s)
+{
+  if (s->shared_active != NULL)
+    return __atomic_load_n (s->shared_active, __ATOMIC_ACQUIRE) != 0;
+  return __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* The server process: the count may have changed.  */
+
+void
+gomp_hs_wake_poller (struct gomp_host_service *s)
+{
+  pthread_mutex_lock (&s->lock);
+  pthread_cond_broadcast (&s->poller_cond);
+  pthread_mutex_unlock (&s->lock);
+}
+
 static void *
 hs_poller (void *arg)
 {
@@ -588,7 +694,7 @@ hs_poller (void *arg)
   pthread_mutex_lock (&s->lock);
   for (;;)
     {
-      while (!s->stop && __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) == 0)
+      while (!s->stop && !hs_kernels_run (s))
 	{
 	  /* No kernel runs: what is half done was abandoned (calls are
 	     synchronous: a kernel that ends normally has none).  Nothing
@@ -598,7 +704,7 @@ hs_poller (void *arg)
 	  hs_discard_partial (s);
 	  gomp_hs_fd_idle (s);
 	  pthread_mutex_lock (&s->lock);
-	  if (s->stop || __atomic_load_n (&s->active, __ATOMIC_ACQUIRE) != 0)
+	  if (s->stop || hs_kernels_run (s))
 	    break;
 	  pthread_cond_wait (&s->poller_cond, &s->lock);
 	  /* A kernel began: sleep between scans until it makes a request,
@@ -623,6 +729,14 @@ hs_poller (void *arg)
 	    us *= 10;
 	  ts.tv_sec = us / 1000000;
 	  ts.tv_nsec = (long) (us % 1000000) * 1000;
+	  if (hs_fwd_none (s))
+	    {
+	      /* The program's own server in process mode, with no port
+		 handed over: a callback's first round waits a little
+		 longer, the poller costs little.  */
+	      ts.tv_sec = 0;
+	      ts.tv_nsec = HS_FWD_IDLE_US * 1000L;
+	    }
 	  nanosleep (&ts, NULL);
 	}
       else
@@ -643,10 +757,7 @@ void
 GOMP_PLUGIN_host_service_kernel_begin (struct gomp_host_service *s)
 {
   if (s->proc)
-    {
-      gomp_hs_proc_kernel_begin (s);
-      return;
-    }
+    gomp_hs_proc_kernel_begin (s);
   hs_ref (s);
   pthread_mutex_lock (&s->lock);
   if (!s->poller_started)
@@ -670,10 +781,7 @@ void
 GOMP_PLUGIN_host_service_kernel_end (struct gomp_host_service *s)
 {
   if (s->proc)
-    {
-      gomp_hs_proc_kernel_end (s);
-      return;
-    }
+    gomp_hs_proc_kernel_end (s);
   __atomic_fetch_sub (&s->active, 1, __ATOMIC_ACQ_REL);
   gomp_hs_unref (s);
 }
@@ -686,11 +794,10 @@ GOMP_PLUGIN_host_service_shutdown (struct gomp_host_service *s)
   struct timespec deadline;
   uint32_t i;
   unsigned self;
+  /* The server process first: it holds every port but those of
+     callbacks.  */
   if (s != NULL && s->proc)
-    {
-      gomp_hs_proc_shutdown (s);
-      return;
-    }
+    gomp_hs_proc_shutdown (s);
   if (s == NULL || __atomic_exchange_n (&s->closing, 1, __ATOMIC_ACQ_REL))
     return;
   gomp_debug (0, "host-service: shutting down\n");
@@ -740,11 +847,6 @@ GOMP_PLUGIN_host_service_fini (struct gomp_host_service *s)
   uint32_t i;
   if (s == NULL)
     return;
-  if (s->proc)
-    {
-      gomp_hs_proc_fini (s);
-      return;
-    }
   GOMP_PLUGIN_host_service_shutdown (s);
   pthread_mutex_lock (&s->lock);
   s->stop = 1;
@@ -762,5 +864,7 @@ GOMP_PLUGIN_host_service_fini (struct gomp_host_service *s)
 	== HS_OWNER_POLLER)
       gomp_hs_reset_ctx (s, &s->ctx[i]);
   gomp_hs_fd_close_all (s);
+  if (s->proc)
+    gomp_hs_proc_fini (s);
   gomp_hs_unref (s);
 }

@@ -314,15 +314,13 @@ hs_start_1 (struct gomp_host_service *s, struct hs_ctx *c,
       gomp_hs_fail (c, o->policy == HS_POLICY_ALL ? EROFS : EPERM);
       return 0;
     }
-  if (s->helper_sock >= 0
-      && (c->op == GOMP_HS_OP_HOST_CALL || c->op == GOMP_HS_OP_TARGET_REV))
+  if (s->fwd != NULL && s->helper_sock < 0 && !gomp_hs_callback_op (c->op))
     {
-      /* The program's own code, in the server process: not there
+      /* The program's own server in process mode serves callbacks
+	 only; once the server process is gone, every other call fails
 	 (host-service-process.c).  */
-      gomp_debug (0, "host-service: %s is not served from a process of"
-		  " its own (GOMP_HOST_SERVICES_SERVER=process)\n",
-		  gomp_hs_op_name (c->op));
-      gomp_hs_fail (c, ENOTSUP);
+      int err = __atomic_load_n (&s->refuse_err, __ATOMIC_ACQUIRE);
+      gomp_hs_fail (c, err ? err : EPERM);
       return 0;
     }
   switch (o->in)
@@ -461,6 +459,29 @@ gomp_hs_give_up_deferred (struct gomp_host_service *s, struct hs_ctx *c,
   return hs_reply_out (s, c);
 }
 
+/* Whether OP runs the program's own code: a named host callback or a
+   reverse-offload region.  */
+
+int
+gomp_hs_callback_op (uint32_t op)
+{
+  return op == GOMP_HS_OP_HOST_CALL || op == GOMP_HS_OP_TARGET_REV;
+}
+
+/* The final reply SEQ of port I is about to be published: if the
+   program's own server (process mode) has the port, it is the server
+   process's again, from the next round on (struct hs_fwd_port).  */
+
+void
+gomp_hs_fwd_return (struct gomp_host_service *s, uint32_t i, uint32_t seq)
+{
+  if (s->fwd == NULL || s->helper_sock >= 0
+      || __atomic_load_n (&s->fwd_all, __ATOMIC_ACQUIRE))
+    return;
+  s->fwd[i].last = seq;
+  __atomic_store_n (&s->fwd[i].fwd, 0, __ATOMIC_RELEASE);
+}
+
 /* Whether a request's length and flags can be believed at all.  */
 
 static int
@@ -516,9 +537,9 @@ gomp_hs_round_may_block (struct gomp_host_service *s, struct hs_ctx *c,
   if (op == 0 || op >= GOMP_HS_OP_MAX || (!first && r->op != c->op))
     return HS_ROUND_POLLER;
   o = &gomp_hs_ops[op];
-  /* Refused at once in the server process (hs_start_1).  */
-  if (s->helper_sock >= 0
-      && (op == GOMP_HS_OP_HOST_CALL || op == GOMP_HS_OP_TARGET_REV))
+  /* Refused at once by the program's server in process mode
+     (hs_start_1).  */
+  if (s->fwd != NULL && s->helper_sock < 0 && !gomp_hs_callback_op (op))
     return HS_ROUND_POLLER;
   /* A write's input round flushes the stage on the poller when the stage
      cannot grow (hs_input): not to a descriptor that may block.
@@ -642,48 +663,30 @@ gomp_hs_write_reply (struct gomp_host_service *s, uint32_t i,
 	    c->r_len);
   p->rep.ret = c->r_ret;
   p->rep.info = GOMP_HS_INFO (c->r_flags, err, c->r_len);
+  if (c->r_flags == 0)
+    gomp_hs_fwd_return (s, i, seq);
   __atomic_store_n (&p->rep.seq, seq, __ATOMIC_RELEASE);
   __atomic_fetch_add (&s->served, 1, __ATOMIC_RELAXED);
 }
 
-/* Set up REGION (SIZE bytes, from GOMP_PLUGIN_host_service_size) and
-   return the server for it.  */
+/* A server for REGION (SIZE bytes, from GOMP_PLUGIN_host_service_size),
+   configured from the environment; LAY_OUT: zero the region and write
+   its header (not for the program's own server in process mode, whose
+   region the server process lays out).  NULL on failure.  */
 
 struct gomp_host_service *
-GOMP_PLUGIN_host_service_init (void *region, size_t size)
+gomp_hs_server_new (void *region, size_t size, int lay_out)
 {
   struct gomp_host_service *s;
   struct gomp_hs_header *h = region;
   uint32_t nports, buf_size;
-  int mode = gomp_hs_server_mode ();
 
   hs_config (&nports, &buf_size);
-  if (region == NULL || size < gomp_hs_region_size (nports, buf_size)
-      || mode == HS_SERVER_BAD)
+  if (region == NULL || size < gomp_hs_region_size (nports, buf_size))
     return NULL;
   s = calloc (1, sizeof *s);
   if (s == NULL)
     return NULL;
-  s->helper_sock = -1;
-  s->region_size = size;
-  s->poll_sleep_us = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_POLL_SLEEP",
-					HS_DEFAULT_POLL_SLEEP, 1, 100000);
-  s->staging = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING",
-				  HS_DEFAULT_STAGING, buf_size,
-				  (size_t) 1 << 30);
-  s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
-				     HS_DEFAULT_STAGING_MAX, s->staging,
-				     (size_t) 1 << 40);
-  if (mode == HS_SERVER_PROCESS)
-    {
-      /* Served by a helper process, which lays out the region.  */
-      s->region = region;
-      s->target_id = -1;
-      s->nports = nports;
-      s->buf_size = buf_size;
-      s->policy = hs_env_policy ();
-      return gomp_hs_proc_init (s);
-    }
   s->ctx = calloc (nports, sizeof *s->ctx);
   if (s->ctx == NULL || !gomp_hs_fd_init (s))
     {
@@ -692,11 +695,21 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
       free (s);
       return NULL;
     }
+  s->helper_sock = -1;
   s->region = region;
+  s->region_size = size;
   s->target_id = -1;
   s->nports = nports;
   s->buf_size = buf_size;
   s->policy = hs_env_policy ();
+  s->staging = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING",
+				  HS_DEFAULT_STAGING, buf_size,
+				  (size_t) 1 << 30);
+  s->staged_max = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_STAGING_MAX",
+				     HS_DEFAULT_STAGING_MAX, s->staging,
+				     (size_t) 1 << 40);
+  s->poll_sleep_us = gomp_hs_env_ulong ("GOMP_HOST_SERVICES_POLL_SLEEP",
+					HS_DEFAULT_POLL_SLEEP, 1, 100000);
   if (!gomp_hs_path_init (s))
     {
       gomp_hs_fd_close_all (s);
@@ -716,6 +729,8 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
   pthread_mutex_init (&s->reply_lock, NULL);
   pthread_cond_init (&s->poller_cond, NULL);
   pthread_cond_init (&s->idle_cond, NULL);
+  if (!lay_out)
+    return s;
 
   memset (region, 0, gomp_hs_region_size (nports, buf_size));
   h->nports = nports;
@@ -727,6 +742,25 @@ GOMP_PLUGIN_host_service_init (void *region, size_t size)
 	      " policy %d\n", region, nports, buf_size, s->staging,
 	      (int) s->policy);
   return s;
+}
+
+/* Set up REGION (SIZE bytes, from GOMP_PLUGIN_host_service_size) and
+   return the server for it: in this process, or with
+   GOMP_HOST_SERVICES_SERVER=process a process of its own
+   (host-service-process.c).  */
+
+struct gomp_host_service *
+GOMP_PLUGIN_host_service_init (void *region, size_t size)
+{
+  switch (gomp_hs_server_mode ())
+    {
+    case HS_SERVER_THREAD:
+      return gomp_hs_server_new (region, size, 1);
+    case HS_SERVER_PROCESS:
+      return gomp_hs_proc_init (region, size);
+    default:
+      return NULL;
+    }
 }
 
 /* The device S serves, as its plugin numbers it: reverse-offload regions
@@ -755,10 +789,7 @@ gomp_hs_free (struct gomp_host_service *s)
 {
   uint32_t i;
   if (s->proc)
-    {
-      gomp_hs_proc_free (s);
-      return;
-    }
+    gomp_hs_proc_free (s);
   gomp_debug (0, "host-service: %llu requests served\n", s->served);
   for (i = 0; i < s->nports; i++)
     {

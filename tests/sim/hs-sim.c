@@ -72,8 +72,7 @@ sim_path (struct sim *s, uint32_t op, const char *path, int64_t a0,
 static char tmpdir[256];
 
 /* GOMP_HOST_SERVICES_SERVER=process: the server is another process (see
-   test_process_refusals); the checks that need the program's own code
-   on the server's side, or look into the server's state, are left out.  */
+   test_process_split).  */
 static int proc_mode;
 
 static const char *
@@ -177,9 +176,7 @@ test_opcodes (void)
 		&got, &err);
   check (r == 0 && ts.sec > 1600000000 && ts.nsec < 1000000, "gettimeofday");
   r = sim_call (&s, GOMP_HS_OP_HOST_CALL, 2, 0, 0, "x", 2, NULL, 0, NULL, &err);
-  check (r == -1 && err == (proc_mode ? ENOTSUP : ENOENT),
-	 "host_call of a name not registered: %s",
-	 proc_mode ? "ENOTSUP (process)" : "ENOENT");
+  check (r == -1 && err == ENOENT, "host_call of a name not registered: ENOENT");
   r = sim_call (&s, GOMP_HS_OP_WRITE, 1, 0, 0, "", 0, NULL, 0, NULL, &err);
   check (r == 0 && err == 0, "write of 0 bytes to stdout");
   r = sim_call (&s, GOMP_HS_OP_CLOSE, 1, 0, 0, NULL, 0, NULL, 0, NULL, &err);
@@ -785,7 +782,6 @@ test_security (void)
   setenv ("GOMP_HOST_SERVICES_STAGING", "4096", 1);
   setenv ("GOMP_HOST_SERVICES_STAGING_MAX", "65536", 1);
   sim_start (&s, 4, 256, "all");
-  if (!proc_mode)
   {
     size_t n = 1 << 20;
     unsigned char *big = calloc (1, n);
@@ -825,10 +821,7 @@ test_security (void)
   symlink (outside, path);
   setenv ("GOMP_HOST_SERVICES_ROOT", root, 1);
   sim_start (&s, 2, 64, "all");
-  if (s.server == NULL
-      || (proc_mode ? syscall (SYS_openat2, AT_FDCWD, "/", NULL, 0) != -1
-		      || errno == ENOSYS
-		    : !s.server->have_openat2))
+  if (s.server == NULL || !s.server->have_openat2)
     unsupported ("GOMP_HOST_SERVICES_ROOT (no openat2)");
   else
     {
@@ -898,8 +891,6 @@ test_security (void)
       check (r == 0, "root: mkdir within the root works");
       r = sim_path (&s, GOMP_HS_OP_UNLINK, "sub.txt", 0, 0, NULL, 0, &err);
       check (r == 0, "root: unlink within the root works");
-      if (proc_mode)
-	goto root_done;
       libgomp_host_register ("outside", cb_open_outside, outside);
       r = sim_host_call (&s, "outside", NULL, 0, &err);
       check (r == 0 && err == 0,
@@ -920,7 +911,6 @@ test_security (void)
 	    close (host_fd);
 	}
     }
- root_done:
   sim_stop (&s);
   unsetenv ("GOMP_HOST_SERVICES_ROOT");
   snprintf (path, sizeof path, "%s/escape", root);
@@ -2347,40 +2337,44 @@ test_target_rev_present (void)
   sim_stop (&s);
 }
 
-/* GOMP_HOST_SERVICES_SERVER=process: the server process refuses the
-   program's own code -- named host callbacks and reverse-offload regions
-   -- with ENOTSUP, at once, and goes on serving.  */
+/* GOMP_HOST_SERVICES_SERVER=process: file calls are served by the
+   server process, named host callbacks and reverse-offload regions by
+   this one (the rest of the suite checks what they do).  */
+
+static pid_t split_pid;
+
+static int64_t
+cb_pid (void *buf, size_t size, void *user)
+{
+  (void) buf;
+  (void) size;
+  (void) user;
+  split_pid = getpid ();
+  return 7;
+}
 
 static void
-test_process_refusals (void)
+test_process_split (void)
 {
   struct sim s;
   int32_t err = 0;
   int64_t r;
-  int x = 5;
-  double d = 1;
+  pid_t pid;
+  struct gomp_hs_timespec ts;
+  uint64_t got = 0;
   sim_start (&s, 4, 64, "all");
-  check (libgomp_host_register ("reverse", cb_reverse, NULL) == 0,
-	 "process: register a callback");
-  r = sim_host_call (&s, "reverse", "abc", 3, &err);
-  check (r == -1 && err == ENOTSUP,
-	 "process: a named host call is refused with ENOTSUP");
-  GOMP_target_rev_register (1, rev_table, 1);
-  err = rev_call (&s, rev_id, 1, &d, &x);
-  check (err == ENOTSUP && rev_runs == 0,
-	 "process: a reverse-offload region is refused with ENOTSUP, not run");
-  GOMP_target_rev_unregister (rev_table);
-  {
-    struct gomp_hs_timespec ts;
-    uint64_t got = 0;
-    pid_t pid = gomp_hs_proc_pid (s.server);
-    r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_REALTIME, 0, 0, NULL, 0,
-		  &ts, sizeof ts, &got, &err);
-    check (r == 0 && err == 0 && got == sizeof ts && pid > 0
-	   && pid != getpid () && kill (pid, 0) == 0,
-	   "process: the next call is served, by process %ld", (long) pid);
-  }
-  libgomp_host_unregister ("reverse");
+  pid = gomp_hs_proc_pid (s.server);
+  libgomp_host_register ("pid", cb_pid, NULL);
+  r = sim_host_call (&s, "pid", NULL, 0, &err);
+  check (r == 7 && err == 0 && split_pid == getpid (),
+	 "process: a named host call runs in this process");
+  r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_REALTIME, 0, 0, NULL, 0,
+		&ts, sizeof ts, &got, &err);
+  check (r == 0 && err == 0 && got == sizeof ts && pid > 0
+	 && pid != getpid () && kill (pid, 0) == 0,
+	 "process: the next call, on the same port, is served by process %ld",
+	 (long) pid);
+  libgomp_host_unregister ("pid");
   sim_stop (&s);
 }
 
@@ -2411,14 +2405,10 @@ main (int argc, char **argv)
   test_bad_requests ();
   test_policies ();
   if (proc_mode)
-    test_process_refusals ();
-  else
-    {
-      test_host_calls (max);
-      test_target_rev (max);
-    }
-  if (!proc_mode)
-    test_target_rev_present ();
+    test_process_split ();
+  test_host_calls (max);
+  test_target_rev (max);
+  test_target_rev_present ();
   test_target_rev_index ();
   test_big_single (0, 64);
   test_big_single (1, 64);
@@ -2435,14 +2425,9 @@ main (int argc, char **argv)
   test_errno_on_failure ();
   test_security ();
   test_blocked_port (max >= ((size_t) 64 << 20) ? 10000 : 1000);
-  if (!proc_mode)
-    {
-      /* Callbacks that never return (process-faults.c has the same with
-	 a FIFO for the server process).  */
-      test_shutdown_stuck (1, 1);
-      test_shutdown_stuck (2, 2);
-      test_shutdown_stuck (2, 3);
-    }
+  test_shutdown_stuck (1, 1);
+  test_shutdown_stuck (2, 2);
+  test_shutdown_stuck (2, 3);
 
   rmdir (tmpdir);
   fprintf (stderr, "hs-sim: %d checks, %d failed\n", checks, failures);

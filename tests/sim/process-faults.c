@@ -178,6 +178,66 @@ test_sandboxed (void)
   sim_stop (&s);
 }
 
+/* What the program's job gets is not the server's: SIGINT, SIGTERM and
+   SIGHUP leave it serving; a device write to a FIFO whose reader is
+   gone fails with EPIPE instead of killing it; a rename from one
+   directory to another works (its Landlock domain allows it).  */
+
+static void
+test_signals_rename (void)
+{
+  struct sim s;
+  int32_t err = 0;
+  int64_t fd, r;
+  int pfd[1];
+  pid_t pid;
+  char two[1100];
+  size_t a, b;
+  sim_start (&s, 2, 64, "all");
+  pid = gomp_hs_proc_pid (s.server);
+  kill (pid, SIGINT);
+  kill (pid, SIGTERM);
+  kill (pid, SIGHUP);
+  usleep (100000);
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path_in ("sig.txt"),
+		 O_CREAT | O_WRONLY | O_TRUNC, 0600, &err);
+  check (fd >= 3 && kill (pid, 0) == 0,
+	 "SIGINT, SIGTERM and SIGHUP leave the server process serving");
+  /* A FIFO whose reader (this process) goes away once the device has
+     opened it for writing.  */
+  unlink (path_in ("fifo-pipe"));
+  if (mkfifo (path_in ("fifo-pipe"), 0600) == 0
+      && (pfd[0] = open (path_in ("fifo-pipe"), O_RDONLY | O_NONBLOCK)) >= 0)
+    {
+      int64_t pd = sim_path (&s, GOMP_HS_OP_OPEN, path_in ("fifo-pipe"),
+			     O_WRONLY, 0, &err);
+      close (pfd[0]);
+      r = pd >= 0 ? sim_call (&s, GOMP_HS_OP_WRITE, pd, 0, 0, "x", 1, NULL,
+			      0, NULL, &err) : -2;
+      check (pd >= 0 && r == -1 && err == EPIPE && kill (pid, 0) == 0,
+	     "a write to a FIFO without a reader fails with EPIPE, the"
+	     " server lives on (%lld, errno %d)", (long long) r, err);
+    }
+  unlink (path_in ("fifo-pipe"));
+  mkdir (path_in ("d1"), 0700);
+  mkdir (path_in ("d2"), 0700);
+  close (open (path_in ("d1/f"), O_CREAT | O_WRONLY, 0600));
+  a = strlen (path_in ("d1/f")) + 1;
+  memcpy (two, path_in ("d1/f"), a);
+  b = strlen (path_in ("d2/g")) + 1;
+  memcpy (two + a, path_in ("d2/g"), b);
+  r = sim_call (&s, GOMP_HS_OP_RENAME, 0, 0, 0, two, a + b, NULL, 0, NULL,
+		&err);
+  check (r == 0 && access (path_in ("d2/g"), F_OK) == 0,
+	 "a rename from one directory to another works (%lld, errno %d)",
+	 (long long) r, err);
+  unlink (path_in ("d2/g"));
+  rmdir (path_in ("d1"));
+  rmdir (path_in ("d2"));
+  unlink (path_in ("sig.txt"));
+  sim_stop (&s);
+}
+
 static void
 test_killed (void)
 {
@@ -336,6 +396,7 @@ main (int argc, char **argv)
       return 0;
     }
   test_sandboxed ();
+  test_signals_rename ();
   test_killed ();
   test_stuck ();
   test_orphan ();

@@ -192,6 +192,32 @@ t_ioctl (void)
   return 0;
 }
 
+/* madvise: what malloc and thread stacks use, not MADV_REMOVE (a hole
+   punched in a shared mapping: the region's pages).  */
+
+static int
+t_madvise (void)
+{
+  size_t n = 1 << 20;
+  char *p = mmap (NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+  EXPECT (p != MAP_FAILED);
+  p[0] = 1;
+  EXPECT (madvise (p, n, MADV_DONTNEED) == 0);
+  REFUSED (madvise (p, n, MADV_REMOVE));
+  return 0;
+}
+
+static int
+n_madvise (void)
+{
+  size_t n = 1 << 20;
+  char *p = mmap (NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		  -1, 0);
+  EXPECT (p != MAP_FAILED && madvise (p, n, MADV_REMOVE) == 0);
+  return 0;
+}
+
 static int
 t_isatty (void)
 {
@@ -525,6 +551,8 @@ main (void)
   check ("mkdir and rename work", t_dirs, 1, NULL, 0);
   check ("ioctl FIONBIO refused", t_ioctl, 1, NULL, 0);
   check ("isatty works (0, ENOTTY)", t_isatty, 1, NULL, 0);
+  check ("madvise: MADV_DONTNEED works, MADV_REMOVE refused", t_madvise, 1,
+	 NULL, 0);
   check ("RLIMIT_CORE 0, RLIMIT_NOFILE <= 64", t_limits, 1, NULL, 0);
   check ("NoNewPrivs set", t_no_new_privs, 1, NULL, 0);
   check ("its own /proc/self/fd/N opens", t_proc_self, 1, NULL, 0);
@@ -580,6 +608,8 @@ main (void)
   check ("control: execve without the sandbox", n_execve, 0, NULL, 0);
   check ("control: fork without the sandbox", n_fork, 0, NULL, 0);
   check ("control: ioctl FIONBIO without the sandbox", n_ioctl, 0, NULL, 0);
+  check ("control: madvise MADV_REMOVE without the sandbox", n_madvise, 0,
+	 NULL, 0);
 
   snprintf (buf, sizeof buf, "%s/moved/e", dir);
   rmdir (buf);

@@ -166,6 +166,7 @@ sim_start (struct sim *s, unsigned ports, unsigned buf, const char *policy)
   setenv ("GOMP_HOST_SERVICES", policy, 1);
   s->size = GOMP_PLUGIN_host_service_size ();
   s->region = NULL;
+  s->shared = 0;
   s->server = NULL;
   s->ports = NULL;
   s->dev = calloc (1, sizeof *s->dev);

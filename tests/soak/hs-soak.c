@@ -552,8 +552,8 @@ cb_xform (void *buf, size_t size, void *user)
   return sum;
 }
 
-/* GOMP_HOST_SERVICES_SERVER=process: host calls are refused there
-   (ENOTSUP), and the server's own counters are in another process.  */
+/* GOMP_HOST_SERVICES_SERVER=process: the server's counters of
+   descriptors and rounds are in another process.  */
 static int proc_mode;
 
 static void
@@ -573,15 +573,6 @@ op_host_call (struct client *c)
   __atomic_fetch_add (&calls_done, 1, __ATOMIC_RELAXED);
   r = hs_call2 (c->s->dev, GOMP_HS_OP_HOST_CALL, args, name, sizeof name,
 		buf, n, buf, n, &got, &err);
-  if (proc_mode)
-    {
-      if (r != -1 || err != ENOTSUP)
-	fail (c, "host call to the server process: %lld, errno %d (want"
-	      " ENOTSUP)", (long long) r, err);
-      free (buf);
-      free (orig);
-      return;
-    }
   sum = (int64_t) n;
   for (i = 0; i < n; i++)
     {

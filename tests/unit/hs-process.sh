@@ -1,10 +1,11 @@
 #!/bin/sh
 # GOMP_HOST_SERVICES_SERVER=process (libgomp/host-service-process.c): the
 # staged server process, libexec/gomp-hs/gomp-hs-serve, serves the
-# simulated device.  Its faults and confinement (tests/sim/process-faults.c),
-# then the whole simulator suite (tests/sim/hs-sim.c) and the short soak
-# (tests/soak/hs-soak.c) with only the variable set.  Environment: TOP,
-# STAGE, GCC_SRC, WORK, HOST_CC.
+# simulated device.  Its faults and confinement
+# (tests/sim/process-faults.c), a hostile device
+# (tests/sim/process-fuzz.c), then the whole simulator suite
+# (tests/sim/hs-sim.c) and the short soak (tests/soak/hs-soak.c) with
+# only the variable set.  Environment: TOP, STAGE, GCC_SRC, WORK, HOST_CC.
 cc=${HOST_CC:-gcc-12}
 work=$WORK/hs-process
 rm -rf "$work"; mkdir -p "$work/tmp"
@@ -60,6 +61,24 @@ if build process-faults "$TOP/tests/sim/process-faults.c"; then
   grep -q "cannot start the server process $work/no-such-helper" "$work/missing.err" \
     && echo "PASS: hs-process: a missing gomp-hs-serve is said on stderr" \
     || echo "FAIL: hs-process: a missing gomp-hs-serve is not said"
+fi
+
+# A hostile device (tests/sim/process-fuzz.c): random rounds, a fixed
+# seed (PROCESS_FUZZ_SEED, PROCESS_FUZZ_ROUNDS for more); with
+# GOMP_DEBUG=1, so that a call the sandbox refuses would be said.
+if build process-fuzz "$TOP/tests/sim/process-fuzz.c"; then
+  mkdir -p "$work/fuzz"
+  GOMP_DEBUG=1 timeout 600 "$work/process-fuzz" "$work/fuzz" \
+    "${PROCESS_FUZZ_ROUNDS:-30000}" "${PROCESS_FUZZ_SEED:-1}" < /dev/null \
+    > "$work/fuzz.log" 2> "$work/fuzz.err"
+  st=$?
+  grep -E '^(PASS|FAIL):' "$work/fuzz.log"
+  test $st -eq 0 || { echo "FAIL: hs-process: process-fuzz exited with status $st"; grep -v '^PASS' "$work/fuzz.log" | tail -5; }
+  if grep -q 'refused by the sandbox' "$work/fuzz.err"; then
+    echo "FAIL: hs-process: the sandbox refused calls of the server: $(grep 'refused by the sandbox' "$work/fuzz.err" | sort -u | head -3 | tr '\n' ' ')"
+  else
+    echo "PASS: hs-process: no call of the server process was refused by its sandbox"
+  fi
 fi
 
 # Everything the simulator checks, against the server process.

@@ -501,6 +501,23 @@ slow_fs (void)
 	  " %s (%u calls)\n", SLOW_MS, served >= 10 ? "yes" : "no", served);
 }
 
+/* The round trip of a call with no payload (lseek of FD), in ns: warm
+   up, then measure.  */
+
+static double
+lseek_ns (struct sim *s, int64_t fd)
+{
+  int32_t err;
+  double t0;
+  int i;
+  for (i = 0; i < 1000; i++)
+    sim_call (s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  t0 = sim_now ();
+  for (i = 0; i < ROUNDS / 4; i++)
+    sim_call (s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
+  return (sim_now () - t0) / (ROUNDS / 4) * 1e9;
+}
+
 /* The same round trip served from a process of its own
    (GOMP_HOST_SERVICES_SERVER=process; run-bench.sh builds the helper and
    names it in GOMP_HOST_SERVICES_HELPER); -1 if it cannot start.  */
@@ -511,8 +528,7 @@ out_of_process_ns (void)
   struct sim s;
   int32_t err;
   int64_t fd;
-  int i;
-  double t0, ns;
+  double ns;
   const char *helper = getenv ("GOMP_HOST_SERVICES_HELPER");
   if (helper == NULL || access (helper, X_OK) != 0)
     return -1;
@@ -526,12 +542,7 @@ out_of_process_ns (void)
       sim_stop (&s);
       return -1;
     }
-  for (i = 0; i < 1000; i++)
-    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  t0 = sim_now ();
-  for (i = 0; i < ROUNDS / 4; i++)
-    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  ns = (sim_now () - t0) / (ROUNDS / 4) * 1e9;
+  ns = lseek_ns (&s, fd);
   sim_stop (&s);
   return ns;
 }
@@ -544,7 +555,6 @@ main (int argc, char **argv)
   struct sim s;
   int32_t err;
   int64_t fd, r;
-  int i;
   double t0, call_ns, pp_ns, hs_bps, mc_bps;
   char *data = calloc (1, bytes ? bytes : 1);
 
@@ -557,13 +567,7 @@ main (int argc, char **argv)
       return 1;
     }
 
-  /* Warm up, then measure.  */
-  for (i = 0; i < 1000; i++)
-    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  t0 = sim_now ();
-  for (i = 0; i < ROUNDS / 4; i++)
-    sim_call (&s, GOMP_HS_OP_LSEEK, fd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
-  call_ns = (sim_now () - t0) / (ROUNDS / 4) * 1e9;
+  call_ns = lseek_ns (&s, fd);
   pp_ns = pingpong_ns ();
 
   t0 = sim_now ();

@@ -487,7 +487,8 @@ hs_hand_off_rest (struct gomp_host_service *s, uint32_t i, uint32_t seq)
    these words as it likes (it is not trusted once subverted): the
    program's server then serves, as requests of the device, rounds that
    are callbacks and refuses all others (hs_start_1); it is made to do
-   nothing else.  */
+   nothing else.  tests/models/process-handover.pml models the hand-over
+   (and neg-process-handover.pml LAST written after FWD is cleared).  */
 
 static int
 hs_fwd_mine (struct gomp_host_service *s, uint32_t i, struct hs_ctx *c,

@@ -172,8 +172,8 @@ struct gomp_host_service
   struct hs_proc *proc;
   int helper_sock;
   /* In process mode, the control page's ports: in the server process,
-     to hand callback calls over; in the program's own server (CALLS
-     below), the ports it may serve.  NULL otherwise.  FWD_ALL: the
+     to hand callback calls over; in the program's own server, the
+     ports it may serve.  NULL otherwise.  FWD_ALL: the
      server process is gone, the program's server serves every port and
      fails every call but callbacks with REFUSE_ERR (atomic both).  */
   struct hs_fwd_port *fwd;
@@ -181,8 +181,6 @@ struct gomp_host_service
   /* In the server process, the application's count of running kernels
      (hs_kernels_run).  */
   uint32_t *shared_active;
-  /* In the application, process mode: that server.  */
-  struct gomp_host_service *calls;
   int target_id;		/* The plugin's number for the device, or -1
 				   (GOMP_PLUGIN_host_service_device).  */
   uint32_t nports, buf_size;

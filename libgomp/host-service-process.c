@@ -69,10 +69,12 @@
    service_init returns, an ordinary one (host-service-server.c) that
    serves only the ports handed over to it and refuses every other op
    with EPERM -- and looks at the port no more until that server hands
-   it back, before its final reply (struct hs_fwd_port, hs_fwd_mine).
-   So exactly one process serves each round.  While no port is handed
-   over, the application's poller scans only every millisecond
-   (HS_FWD_IDLE_US), which is what a callback's first round may wait.  A device call to exit ends the
+   it back, before its final reply (struct hs_fwd_port, hs_fwd_mine),
+   or, unanswered, when the device abandons the callback for a new call
+   of another kind (hs_poll_pass).  So exactly one process serves each
+   round.  While no port is handed over, the application's poller scans
+   only every millisecond (HS_FWD_IDLE_US), which is what a callback's
+   first round may wait.  A device call to exit ends the
    application: the helper sends EXIT with the status, and the monitor
    flushes the application's streams and ends it exactly as the
    in-process server does (gomp_hs_exit_process).
@@ -164,10 +166,8 @@ struct hs_proc
 {
   int sock;			/* Closed only when the server is freed: a
 				   late kernel_end may still send on it.  */
-  int memfd;
   pid_t pid;
   struct hs_proc_ctl *ctl;	/* Mapped until the server is freed.  */
-  size_t page;
   size_t ctl_size;
   pthread_t monitor;
   int monitor_started;

@@ -487,8 +487,9 @@ hs_hand_off_rest (struct gomp_host_service *s, uint32_t i, uint32_t seq)
    these words as it likes (it is not trusted once subverted): the
    program's server then serves, as requests of the device, rounds that
    are callbacks and refuses all others (hs_start_1); it is made to do
-   nothing else.  tests/models/process-handover.pml models the hand-over
-   (and neg-process-handover.pml LAST written after FWD is cleared).  */
+   nothing else.  tests/models/process-handover.pml models the hand-over,
+   abandoned callbacks and the server process's death, with a negative
+   case for each rule (neg-process-handover*.pml).  */
 
 static int
 hs_fwd_mine (struct gomp_host_service *s, uint32_t i, struct hs_ctx *c,
@@ -564,6 +565,20 @@ hs_poll_pass (struct gomp_host_service *s)
 	r.arg[k] = p->req.arg[k];
       r.len = p->req.len;
       r.total = p->req.total;
+      if (s->fwd != NULL && s->helper_sock < 0
+	  && !__atomic_load_n (&s->fwd_all, __ATOMIC_ACQUIRE)
+	  && r.flags == GOMP_HS_REQ_FIRST && !gomp_hs_callback_op (r.op))
+	{
+	  /* The program's server: the device abandoned the callback it
+	     was handed (a new call, or a new kernel): the port goes back
+	     to the server process unanswered, which serves this round
+	     (hs_fwd_mine).  */
+	  gomp_hs_reset_ctx (s, c);
+	  s->fwd[i].last = seq - 1;
+	  __atomic_store_n (&s->fwd[i].fwd, 0, __ATOMIC_RELEASE);
+	  c->forwarded = 0;
+	  continue;
+	}
       if (s->fwd != NULL && s->helper_sock >= 0 && !closing
 	  && r.flags == GOMP_HS_REQ_FIRST && gomp_hs_callback_op (r.op))
 	{

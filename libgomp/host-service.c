@@ -309,11 +309,6 @@ hs_start_1 (struct gomp_host_service *s, struct hs_ctx *c,
       gomp_hs_fail (c, ENOSYS);
       return 0;
     }
-  if (s->policy < o->policy)
-    {
-      gomp_hs_fail (c, o->policy == HS_POLICY_ALL ? EROFS : EPERM);
-      return 0;
-    }
   if (s->fwd != NULL && s->helper_sock < 0 && !gomp_hs_callback_op (c->op))
     {
       /* The program's own server in process mode serves callbacks
@@ -321,6 +316,11 @@ hs_start_1 (struct gomp_host_service *s, struct hs_ctx *c,
 	 (host-service-process.c).  */
       int err = __atomic_load_n (&s->refuse_err, __ATOMIC_ACQUIRE);
       gomp_hs_fail (c, err ? err : EPERM);
+      return 0;
+    }
+  if (s->policy < o->policy)
+    {
+      gomp_hs_fail (c, o->policy == HS_POLICY_ALL ? EROFS : EPERM);
       return 0;
     }
   switch (o->in)
@@ -480,6 +480,11 @@ gomp_hs_fwd_return (struct gomp_host_service *s, uint32_t i, uint32_t seq)
     return;
   s->fwd[i].last = seq;
   __atomic_store_n (&s->fwd[i].fwd, 0, __ATOMIC_RELEASE);
+  /* By whoever owns the context (the poller, or the worker that
+     answers, whose store of OWNER publishes it): should the server
+     process die before the poller looks again, the port's last answer
+     is not this one (hs_fwd_mine).  */
+  s->ctx[i].forwarded = 0;
 }
 
 /* Whether a request's length and flags can be believed at all.  */
@@ -606,9 +611,11 @@ gomp_hs_round (struct gomp_host_service *s, struct hs_ctx *c,
 			      : hs_reply_out (s, c);
   if (c->op == 0 || r->op != c->op)
     {
-      /* A continuation of no call, or of another one.  */
+      /* A continuation of no call, or of another one; in process mode,
+	 once the server process is gone, of a call it had begun.  */
+      int err = __atomic_load_n (&s->refuse_err, __ATOMIC_ACQUIRE);
       gomp_hs_reset_ctx (s, c);
-      gomp_hs_fail (c, GOMP_HS_EPROTO);
+      gomp_hs_fail (c, err ? err : GOMP_HS_EPROTO);
       return hs_reply_out (s, c);
     }
   if (c->in_recv < c->in_total)

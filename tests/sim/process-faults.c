@@ -238,6 +238,92 @@ test_signals_rename (void)
   sim_stop (&s);
 }
 
+/* Publish one round on port I as a device would, with PAYLOAD (LEN
+   bytes), and wait for its reply; its errno, or -1 if none came.  */
+
+static int
+raw_round (struct sim *s, unsigned i, uint32_t op, uint32_t flags,
+	   int64_t a0, int64_t a1, const void *payload, uint64_t len,
+	   uint64_t total, uint32_t *info)
+{
+  volatile struct gomp_hs_port *p = hs_port (s->dev, i);
+  volatile unsigned char *b = hs_buf (s->dev, i);
+  uint32_t seq = s->ports[i].seq + 1;
+  double t0 = sim_now ();
+  for (uint64_t k = 0; k < len; k++)
+    b[k] = ((const unsigned char *) payload)[k];
+  p->req.op = op;
+  p->req.flags = flags;
+  p->req.arg[0] = a0;
+  p->req.arg[1] = a1;
+  p->req.arg[2] = p->req.arg[3] = 0;
+  p->req.len = len;
+  p->req.total = total;
+  __atomic_store_n (&p->dev_seq, seq, __ATOMIC_RELEASE);
+  s->ports[i].seq = seq;
+  while (__atomic_load_n (&p->rep.seq, __ATOMIC_ACQUIRE) != seq)
+    if (sim_now () - t0 > 10)
+      return -1;
+  *info = p->rep.info;
+  return GOMP_HS_INFO_ERRNO (*info);
+}
+
+/* Calls abandoned midway (a device thread that traps, a kernel that
+   ends): a named host call handed over to this process and abandoned
+   for a clock call on the same port, which the server process must
+   serve; and a write the server process had begun when it was killed,
+   whose next round fails with EPIPE.  */
+
+static void
+test_abandoned (void)
+{
+  struct sim s;
+  uint32_t info = 0;
+  int e1, e2, e3;
+  static const char name[] = "nobody";
+  struct gomp_hs_timespec ts;
+  uint64_t got = 0;
+  int32_t err = 0;
+  int64_t r, fd;
+  sim_start (&s, 1, 64, "all");
+  /* HOST_CALL: the name, and 100 bytes still to come.  */
+  e1 = raw_round (&s, 0, GOMP_HS_OP_HOST_CALL, GOMP_HS_REQ_FIRST,
+		  sizeof name, 100, name, sizeof name, sizeof name + 100,
+		  &info);
+  r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_REALTIME, 0, 0, NULL, 0,
+		&ts, sizeof ts, &got, &err);
+  check (e1 == 0 && GOMP_HS_INFO_FLAGS (info) == GOMP_HS_REP_MORE_IN
+	 && r == 0 && err == 0 && got == sizeof ts,
+	 "a host call abandoned midway, then a clock call on its port: the"
+	 " call is served (%lld, errno %d)", (long long) r, err);
+  GOMP_PLUGIN_host_service_kernel_end (s.server);
+  GOMP_PLUGIN_host_service_kernel_begin (s.server);
+  e1 = raw_round (&s, 0, GOMP_HS_OP_HOST_CALL, GOMP_HS_REQ_FIRST,
+		  sizeof name, 100, name, sizeof name, sizeof name + 100,
+		  &info);
+  GOMP_PLUGIN_host_service_kernel_end (s.server);
+  usleep (50000);
+  GOMP_PLUGIN_host_service_kernel_begin (s.server);
+  r = sim_call (&s, GOMP_HS_OP_CLOCK_GETTIME, CLOCK_REALTIME, 0, 0, NULL, 0,
+		&ts, sizeof ts, &got, &err);
+  check (e1 == 0 && r == 0 && err == 0,
+	 "... also when its kernel ended and the next one makes the call");
+  /* A write of 3 rounds, one served, then the server is killed.  */
+  fd = sim_path (&s, GOMP_HS_OP_OPEN, path_in ("half.txt"),
+		 O_CREAT | O_WRONLY | O_TRUNC, 0600, &err);
+  e2 = raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_FIRST, fd, 0,
+		  "0123456789", 10, 30, &info);
+  kill (gomp_hs_proc_pid (s.server), SIGKILL);
+  usleep (200000);
+  e3 = raw_round (&s, 0, GOMP_HS_OP_WRITE, GOMP_HS_REQ_CONT, fd, 0,
+		  "0123456789", 10, 30, &info);
+  check (fd >= 3 && e2 == 0 && e3 == EPIPE && GOMP_HS_INFO_FLAGS (info) == 0,
+	 "a write half done when the server process is killed: its next"
+	 " round fails with EPIPE (errno %d)", e3);
+  sim_stop (&s);
+  unlink (path_in ("half.txt"));
+}
+
 static void
 test_killed (void)
 {
@@ -397,6 +483,7 @@ main (int argc, char **argv)
     }
   test_sandboxed ();
   test_signals_rename ();
+  test_abandoned ();
   test_killed ();
   test_stuck ();
   test_orphan ();

@@ -88,6 +88,39 @@ relay ()
   else
     failed "GOMP_DEBUG=1 traces requests on the GPU"
   fi
+  # The server in a process of its own (GOMP_HOST_SERVICES_SERVER=process):
+  # the region a memfd registered with cuMemHostRegister, served by
+  # libexec/gomp-hs/gomp-hs-serve; the host-service tests again, within
+  # GPU_CHECK_PROCESS_BUDGET seconds.
+  GOMP_HOST_SERVICES_SERVER=process GOMP_DEBUG=1 timeout 120 \
+    "$here/tests/hs-stdio-1.exe" > "$work/proc-trace.out" 2>&1
+  if grep -q '^host-service: serving from process [0-9]*$' "$work/proc-trace.out" \
+     && grep -q 'host-service: port [0-9]*: open (fd' "$work/proc-trace.out"; then
+    passed "GOMP_HOST_SERVICES_SERVER=process: the GPU is served by the server process"
+  else
+    failed "GOMP_HOST_SERVICES_SERVER=process: the GPU is served by the server process"
+    grep -i 'host-service\|libgomp' "$work/proc-trace.out" | head -10 | sed 's/^/  | /'
+  fi
+  pstart=$(date +%s)
+  for t in "$here"/tests/hs-*.exe; do
+    name=$(basename "$t" .exe)
+    test -f "$here/tests/$name.status" && continue
+    if test $(( $(date +%s) - pstart )) -gt "${GPU_CHECK_PROCESS_BUDGET:-60}"; then
+      failed "process: $name (skipped: over the time budget)"
+      continue
+    fi
+    ( cd "$work" && GOMP_HOST_SERVICES_SERVER=process timeout 60 "$t" ) \
+      > "$work/proc-$name.out" 2>&1
+    st=$?
+    exp="$here/tests/$name.expect"
+    if test $st -eq 0 && { ! test -s "$exp" \
+	 || grep -Pzq -- "$(cat "$exp")" "$work/proc-$name.out"; }; then
+      passed "process: $name"
+    else
+      failed "process: $name (status $st)"
+      sed 's/^/  | /' "$work/proc-$name.out" | head -20
+    fi
+  done
   # Host calls that stdio makes: one write per puts, no lseek for an
   # append-mode stream.
   ( cd "$work" && GOMP_DEBUG=1 timeout 60 "$here/hs-stdio-calls.exe" ) \

@@ -11,6 +11,10 @@ top=$1 stage=$2 bundle=$3 peer=$4
 rm -rf "$bundle"
 mkdir -p "$bundle/lib" "$bundle/tests"
 cp -P "$stage"/lib/*.so* "$bundle/lib/"
+# The server process (GOMP_HOST_SERVICES_SERVER=process), where
+# lib/libgomp.so.1 looks for it.
+mkdir -p "$bundle/libexec/gomp-hs"
+cp "$stage/libexec/gomp-hs/gomp-hs-serve" "$bundle/libexec/gomp-hs/"
 # The host Fortran and C++ runtimes, which the GPU machine may not have.
 for l in libgfortran.so.5 libquadmath.so.0 libstdc++.so.6; do
   f=$(gcc-12 -print-file-name="$l")

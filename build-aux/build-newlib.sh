@@ -2,8 +2,10 @@
 # Build newlib for nvptx, for the two multilibs the offload compiler links
 # against (default: OpenACC; mgomp: OpenMP), with the nvptx cc1 built by
 # build-nvptx-cc1.sh.  Debian's two nvptx newlib patches (the ones its
-# gcc-12 package applies) and the project's patches/newlib-*.patch are
-# applied.  Cached like cc1, keyed by everything that goes in.
+# gcc-12 package applies; DEBIAN_NEWLIB_PATCHES) and the project's
+# newlib-*.patch from the version's patch set (GOMP_HS_PATCHES: patches/
+# for newlib 3.3, patches/14/ for newlib 4.5) are applied.  Cached like
+# cc1, keyed by everything that goes in.
 #
 # Usage: build-newlib.sh TOP_SRCDIR WORKDIR CC1_PREFIX
 # Prints the install prefix on the last line: PREFIX/{.,mgomp}/lib{c,m}.a
@@ -14,7 +16,8 @@ work=$2
 cc1=$3
 tarball=${NEWLIB_TARBALL:-/usr/src/newlib/newlib-3.3.0.tar.xz}
 debian_patches=${DEBIAN_GCC_PATCHDIR:-/usr/src/gcc-12/debian/patches}
-DEBIAN_NEWLIB_PATCHES="newlib-5fca4e0f180 newlib-6bb96d13a2d"
+DEBIAN_NEWLIB_PATCHES=${DEBIAN_NEWLIB_PATCHES-"newlib-5fca4e0f180 newlib-6bb96d13a2d"}
+patchset=${GOMP_HS_PATCHES:-$top_srcdir/patches}
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 RECIPE=3
@@ -29,7 +32,7 @@ confargs="--target=nvptx-none --disable-multilib --enable-newlib-io-long-long
 test -r "$tarball" || { echo "build-newlib: $tarball not found (install newlib-source)" >&2; exit 1; }
 key=$( { sha256sum "$tarball" | cut -d' ' -f1; echo "$RECIPE $confargs $cc1";
          for p in $DEBIAN_NEWLIB_PATCHES; do cat "$debian_patches/$p.diff"; done;
-         cat "$top_srcdir"/patches/newlib-*.patch 2>/dev/null; } \
+         cat "$patchset"/newlib-*.patch 2>/dev/null; } \
        | sha256sum | cut -c1-16)
 prefix=$cache/newlib-nvptx-$key
 if test -f "$prefix/.complete"; then
@@ -46,7 +49,7 @@ for p in $DEBIAN_NEWLIB_PATCHES; do
   echo "[patch] debian/patches/$p.diff" >&2
   patch -s -p1 -d "$src" < "$debian_patches/$p.diff"
 done
-for p in "$top_srcdir"/patches/newlib-*.patch; do
+for p in "$patchset"/newlib-*.patch; do
   test -f "$p" || continue
   echo "[patch] $(basename "$p")" >&2
   patch -s -p1 -d "$src" < "$p"
@@ -78,14 +81,14 @@ for ml in default mgomp; do
   # libgomp's own diagnostics use; a vprintf in libc.a would shadow it.
   # (Offloaded code compiled with optimization never calls vprintf:
   # glibc's headers inline it as vfprintf (stdout, ...).)
-  nvptx-none-ar d "$prefix.tmp$sub/libc.a" lib_a-vprintf.o
   # newlib's default retargetable locks (misc/lock.c) do nothing; libgomp
   # defines the real ones, and nvptx-ld rescans archives, so its
   # definitions resolve libc.a's references once this member is gone.
-  nvptx-none-ar d "$prefix.tmp$sub/libc.a" lib_a-lock.o
-  if nvptx-none-ar t "$prefix.tmp$sub/libc.a" | grep -qx 'lib_a-\(vprintf\|lock\)\.o'; then
-    echo "[newlib] $ml: libc.a still has vprintf or lock" >&2; exit 1
-  fi
+  # newlib 3.3 names the members lib_a-NAME.o, 4.x libc_a-NAME.o, and
+  # "ar d" of a missing member succeeds silently: fail unless exactly one
+  # member of that name was there and none is left.
+  "$top_srcdir"/build-aux/ar-drop-member.sh nvptx-none-ar "$prefix.tmp$sub/libc.a" vprintf lock \
+    || { echo "[newlib] $ml: could not drop vprintf and lock from libc.a" >&2; exit 1; }
   if test $ml = default; then
     cp -r "$obj"/inst/nvptx-none/include "$prefix.tmp/include"
   fi

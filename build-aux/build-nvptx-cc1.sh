@@ -1,6 +1,7 @@
 #!/bin/sh
 # Build an nvptx-none C and Fortran compiler (driver, cc1 and f951) from
-# Debian's GCC 12 source, as a build tool for the device libraries (newlib,
+# Debian's GCC source (GCC_TARBALL: GCC 12 unless given; GCC 14 for the
+# Debian 13 flavour), as a build tool for the device libraries (newlib,
 # libgomp, libgfortran).  The result is cached outside
 # the build tree, keyed by the source tarball and this script, so a second
 # build on the same machine skips this step.
@@ -12,6 +13,7 @@ top_srcdir=$1
 work=$2
 tarball=${GCC_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
+patchset=${GOMP_HS_PATCHES:-$top_srcdir/patches}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # Same configuration Debian uses for its nvptx offload compiler, C and
@@ -26,7 +28,7 @@ export CFLAGS=-O2 CXXFLAGS=-O2
 # Bump RECIPE when the way cc1 is built changes.
 RECIPE=2
 key=$( { sha256sum "$tarball" | cut -d' ' -f1; echo "$RECIPE $confargs";
-         cat "$top_srcdir"/patches/gcc-*.patch 2>/dev/null; } \
+         cat "$patchset"/gcc-*.patch 2>/dev/null; } \
        | sha256sum | cut -c1-16)
 prefix=$cache/nvptx-cc1-$key
 

@@ -9,7 +9,8 @@
 # With PACKAGEs, those instead (none optional): make llvm-peer's own.
 PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  gfortran-12 dejagnu autoconf automake make patch xz-utils flex bison
- libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin"
+ libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin
+ debootstrap"
 OPTIONAL_PKGS="clang-14 libclang-rt-14-dev llvm-14"
 
 not_installed ()

@@ -54,6 +54,28 @@
 extern void device_init (void);
 internal_proto (device_init);
 
+/* The two places where this file differs between the GCC and newlib
+   versions it is built with.  The lock of the unit tree is unit_lock up
+   to GCC 13 and unit_rwlock since GCC 14, where it is a mutex when gthr
+   has no rwlock (nvptx).  This file is compiled by the nvptx compiler of
+   the same GCC tree, so __GNUC__ tells the tree's version.  */
+#if __GNUC__ >= 14
+# ifdef __GTHREAD_RWLOCK_INIT
+#  error "the unit tree's lock is an rwlock: device exit expects a mutex"
+# endif
+# define DEVICE_UNIT_TREE_LOCK unit_rwlock
+#else
+# define DEVICE_UNIT_TREE_LOCK unit_lock
+#endif
+/* newlib's table of FILEs: in the global struct _reent up to newlib 3.3,
+   the global __sglue since newlib 4 (which also introduced
+   _REENT_CLEANUP).  */
+#ifdef _REENT_CLEANUP
+# define DEVICE_STDIO_GLUE (&__sglue)
+#else
+# define DEVICE_STDIO_GLUE (&_GLOBAL_REENT->__sglue)
+#endif
+
 /* Ends the program through the host with STATUS: in libgomp.a for nvptx
    (config/nvptx/posix-io.c).  */
 extern void __gomp_host_exit (int) __attribute__ ((noreturn));
@@ -96,7 +118,7 @@ device_init (void)
    tries to take for a bounded time, frees nothing, and leaves the rest
    to the host, which ends the process (__gomp_host_exit does not return):
 
-   - the unit tree, under unit_lock, so that no OPEN or CLOSE of another
+   - the unit tree, under its lock, so that no OPEN or CLOSE of another
      thread changes it during the walk;
    - each unit, under its own lock: what a unit holds that no statement
      is writing (records left open by ADVANCE='NO') goes to the host; a
@@ -215,7 +237,10 @@ device_flush_units (gfc_unit *u, uint64_t deadline)
 
    - __sinit's lock, so that stdio's setup is complete (__sinit sets
      __nvptx_exit_flush before it sets the list of streams up), else
-     nothing is flushed;
+     nothing is flushed.  newlib 4 sets stdio up under __sfp's lock
+     (patches/14/newlib-0002: the hook is set in global_stdio_init) and
+     no longer takes this one, which libgomp still defines: taking it
+     is then harmless, and the next lock covers the set-up;
    - the table of streams (__sfp's lock), so that the list of blocks of
      FILEs is seen whole; without it, only the first block (stdin, stdout,
      stderr, which never moves) is walked;
@@ -289,7 +314,7 @@ device_flush_c_streams (uint64_t deadline)
 				  deadline))
     return;
   whole = device_c_trylock_until (&__lock___sfp_recursive_mutex, deadline);
-  for (g = &_GLOBAL_REENT->__sglue; g != NULL; g = whole ? g->_next : NULL)
+  for (g = DEVICE_STDIO_GLUE; g != NULL; g = whole ? g->_next : NULL)
     for (int i = 0; i < g->_niobs && g->_iobs != NULL; i++)
       device_flush_c_stream (&g->_iobs[i], deadline);
   if (whole)
@@ -309,10 +334,10 @@ exit (int status)
       uint64_t deadline = start + DEVICE_EXIT_LOCK_NS;
       __atomic_store_n (&device_exit_deadline, deadline, __ATOMIC_RELEASE);
       if (__atomic_load_n (&device_ready, __ATOMIC_ACQUIRE)
-	  && device_trylock_until (&unit_lock, deadline))
+	  && device_trylock_until (&DEVICE_UNIT_TREE_LOCK, deadline))
 	{
 	  device_flush_units (unit_root, deadline);
-	  __gthread_mutex_unlock (&unit_lock);
+	  __gthread_mutex_unlock (&DEVICE_UNIT_TREE_LOCK);
 	}
       device_flush_c_streams (deadline);
       __atomic_store_n (&device_exit_flushed, 1, __ATOMIC_RELEASE);

@@ -214,8 +214,13 @@ tls_init_entry (struct gomp_nvptx_tls_entry *entry)
 	 (newlib's global standard streams and FILE table); a thread's own
 	 has none, so do not let _reclaim_reent run stdio's cleanup on
 	 it.  Its previous owner has ended (see above for the one
-	 exception).  */
+	 exception).  newlib 4.x marks a struct _reent whose stdio is set
+	 up with _REENT_CLEANUP; newlib 3.3 with __sdidinit.  */
+#ifdef _REENT_CLEANUP
+      _REENT_CLEANUP (r) = NULL;
+#else
       r->__sdidinit = 0;
+#endif
       _reclaim_reent (r);
     }
   else

@@ -1,0 +1,74 @@
+#!/bin/sh
+# The GCC 14 (Debian 13) flavour's libraries, built on Debian 12 or 13 from
+# trixie's gcc-14-source and newlib-source (build-aux/fetch-trixie-sources.sh)
+# with the same scripts as the GCC 12 flavour, pointed at GCC 14's sources
+# and at the patch set patches/14/:
+#   1. the nvptx cc1 and f951 from GCC 14 (cached, keyed like GCC 12's);
+#   2. newlib 4.5 for nvptx (cached);
+#   3. GCC 14's tree, patched, with the project's files laid over it;
+#   4. the host libgomp.so.1 and nvptx plugin;
+#   5. the device libgomp.a and libgfortran.a (both multilibs);
+#   6. a stage tree with those, newlib's libc.a and libm.a and the gomp-gcc,
+#      gomp-g++ and gomp-gfortran drivers (libexec/gomp-hs/gcc-version
+#      says 14).
+# tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers.  Not
+# there yet: the install, the manual, reverse offload through host
+# services (upstream's stays), the rest of the suite on this flavour.
+#
+# Usage: build-gcc14.sh TOP_SRCDIR WORKDIR
+# The libraries end up in WORKDIR/stage/lib.
+set -e
+top=$1
+work=$2
+mkdir -p "$work"
+say () { echo "[gcc14] $*"; }
+
+src=$("$top"/build-aux/fetch-trixie-sources.sh "$work" | tail -n 1)
+GCC_TARBALL=$(ls "$src"/gcc-14/gcc-14*-dfsg.tar.xz | head -n 1)
+NEWLIB_TARBALL=$(ls "$src"/newlib/newlib-4*.tar.xz | head -n 1)
+DEBIAN_GCC_PATCHDIR=$src/gcc-14/debian/patches
+# Debian's two newlib 3.3 patches are in newlib 4.5 already.
+DEBIAN_NEWLIB_PATCHES=
+DEBIAN_ACCEL_DIR=$src/accel
+GOMP_HS_PATCHES=$top/patches/14
+export GCC_TARBALL NEWLIB_TARBALL DEBIAN_GCC_PATCHDIR DEBIAN_NEWLIB_PATCHES \
+  DEBIAN_ACCEL_DIR GOMP_HS_PATCHES
+
+say "nvptx cc1 and f951 from $(basename "$GCC_TARBALL")"
+cc1=$("$top"/build-aux/build-nvptx-cc1.sh "$top" "$work" | tail -n 1)
+say "newlib for nvptx from $(basename "$NEWLIB_TARBALL")"
+newlib=$("$top"/build-aux/build-newlib.sh "$top" "$work" "$cc1" | tail -n 1)
+
+# The patched tree, unpacked again whenever the patch set changes.
+sum=$(cat "$GOMP_HS_PATCHES"/*.patch 2>/dev/null | sha256sum | cut -c1-16)
+if test "$(cat "$work/gcc-src/.patchset" 2>/dev/null)" != "$sum"; then
+  rm -rf "$work/gcc-src" "$work"/libgomp-nvptx-* "$work/libgomp-host"
+  "$top"/build-aux/unpack-gcc.sh "$top" "$work/gcc-src"
+  echo "$sum" > "$work/gcc-src/.patchset"
+fi
+say "project files -> $work/gcc-src"
+( cd "$top" && find libgomp libgfortran libgcc -type f ! -path 'libgomp/testsuite/*' ) |
+while read -r f; do
+  mkdir -p "$work/gcc-src/$(dirname "$f")"
+  cp "$top/$f" "$work/gcc-src/$f"
+done
+
+stage=$work/stage
+"$top"/build-aux/build-libgomp-host.sh "$work/gcc-src" "$work" "$stage"
+"$top"/build-aux/build-libgomp-nvptx.sh "$work/gcc-src" "$work" "$cc1" "$newlib" \
+  "$stage/lib/nvptx-none"
+"$top"/build-aux/build-libgfortran-nvptx.sh "$work/gcc-src" "$work" "$cc1" "$newlib" \
+  "$stage/lib/nvptx-none"
+devlib=$stage/lib/nvptx-none
+cp "$newlib"/libc.a "$newlib"/libm.a "$devlib/"
+cp "$newlib"/mgomp/libc.a "$newlib"/mgomp/libm.a "$devlib/mgomp/"
+rm -rf "$devlib/sys-include"; cp -R "$newlib/include" "$devlib/sys-include"
+cp "$top/libgomp/config/nvptx/gomp-nvptx-abi.h" \
+  "$work"/libgfortran-nvptx-default/nvptx-none/libgfortran/include/ISO_Fortran_binding.h \
+  "$devlib/sys-include/"
+mkdir -p "$stage/bin" "$stage/libexec/gomp-hs"
+for t in gomp-gcc gomp-g++ gomp-gfortran; do cp "$top/tools/$t" "$stage/bin/$t"; done
+cp "$top/tools/ptx-isa" "$stage/libexec/gomp-hs/ptx-isa"
+cp "$top/libgomp/gomp-host-services.h" "$stage/include/"
+echo 14 > "$stage/libexec/gomp-hs/gcc-version"
+say "done: $stage"

@@ -1,0 +1,51 @@
+#!/bin/sh
+# A Debian 13 (trixie) root with Debian's own GCC 14 offloading compilers
+# (gcc-14, g++-14, gfortran-14, gcc-14-offload-nvptx, nvptx-tools), for
+# testing the GCC 14 flavour against the compilers its users have.  Made
+# with debootstrap (minbase) and cached, keyed by the versions of those
+# packages in trixie's index (build-aux/fetch-trixie-sources.sh's apt
+# configuration), so a new upload makes a new root.  Needs root (chroot).
+#
+# Usage: trixie-root.sh WORKDIR
+# Prints the root's path on the last line.
+set -e
+work=$1
+cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
+suite=${GOMP_HS_TRIXIE_SUITE:-trixie}
+mirror=${GOMP_HS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+pkgs="gcc-14 g++-14 gfortran-14 gcc-14-offload-nvptx nvptx-tools"
+RECIPE=1
+
+test "$(id -u)" = 0 || { echo "[trixie-root] needs root (debootstrap, chroot)" >&2; exit 1; }
+command -v debootstrap >/dev/null 2>&1 \
+  || { echo "[trixie-root] debootstrap not found (install debootstrap)" >&2; exit 1; }
+mkdir -p "$work"
+# The package index, through fetch-trixie-sources.sh's apt configuration.
+"$(dirname "$0")"/fetch-trixie-sources.sh "$work" > /dev/null
+apt=$work/trixie-apt
+opts="-o Dir::Etc::SourceList=$apt/sources.list -o Dir::Etc::SourceParts=/nonexistent
+ -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache"
+# shellcheck disable=SC2086
+vers=$(apt-cache $opts show --no-all-versions $pkgs | sed -n 's/^Version: //p' | tr '\n' ' ')
+key=$(echo "$RECIPE $suite $pkgs $vers" | sha256sum | cut -c1-16)
+root=$cache/trixie-root-$key
+if test -f "$root/.complete"; then
+  echo "[trixie-root] cached: $root" >&2
+  echo "$root"
+  exit 0
+fi
+log=$work/trixie-root.log
+rm -rf "$root.tmp"
+echo "[trixie-root] debootstrap $suite (about 1 min; log: $log)" >&2
+debootstrap --variant=minbase "$suite" "$root.tmp" "$mirror" > "$log" 2>&1 \
+  || { tail -20 "$log" >&2; echo "[trixie-root] debootstrap failed" >&2; exit 1; }
+echo "[trixie-root] installing $pkgs (about 30 s)" >&2
+cp /etc/resolv.conf "$root.tmp/etc/resolv.conf" 2>/dev/null || true
+chroot "$root.tmp" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive \
+  apt-get -q -y --no-install-recommends install $pkgs make && apt-get clean" >> "$log" 2>&1 \
+  || { tail -20 "$log" >&2; echo "[trixie-root] package installation failed" >&2; exit 1; }
+chroot "$root.tmp" dpkg-query -W $pkgs >&2
+touch "$root.tmp/.complete"
+rm -rf "$root"; mv "$root.tmp" "$root"
+echo "[trixie-root] done: $root" >&2
+echo "$root"

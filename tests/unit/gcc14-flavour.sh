@@ -1,0 +1,181 @@
+#!/bin/sh
+# The GCC 14 (Debian 13) flavour (build-aux/build-gcc14.sh) against Debian
+# 13's own compilers, inside the cached trixie root of
+# build-aux/trixie-root.sh: gomp-gcc and gomp-g++ drive Debian's gcc-14 and
+# g++-14 and link this flavour's device runtime; the embedded PTX passes
+# ptxas and nvlink for sm_90, and its open and write are the host-service
+# ones (the module that defines them uses the host-service region), which
+# the same check must refuse for Debian's own runtime (the negative case:
+# newlib 4.5's stubs, which return -1 or print byte by byte).  The run
+# itself is host fallback here (no GPU) and proves only that the program
+# loads this flavour's libgomp.so.1.
+# Environment: TOP, STAGE (the GCC 12 stage; the GCC 14 one is beside it
+# in gcc-14/stage), WORK, PTXAS, NVLINK, PTX_EXTRACT.
+stage14=$(dirname "$STAGE")/gcc-14/stage
+w=$WORK/gcc14
+rm -rf "$w"; mkdir -p "$w"
+if ! test -x "$stage14/bin/gomp-gcc"; then
+  echo "UNSUPPORTED: gcc14: no GCC 14 flavour built ($stage14; make gcc14)"
+  exit 0
+fi
+if test "$(id -u)" != 0; then
+  echo "UNSUPPORTED: gcc14: the trixie root needs root (chroot)"
+  exit 0
+fi
+root=$("$TOP"/build-aux/trixie-root.sh "$w" 2> "$w/root.log" | tail -n 1)
+if ! test -d "$root/usr/bin"; then
+  echo "FAIL: gcc14: no trixie root"; cat "$w/root.log"
+  exit 0
+fi
+echo "PASS: gcc14: trixie root with Debian 13's compilers ($(basename "$root"))"
+
+if nm -D "$stage14/lib/libgomp.so.1" | grep -q ' T GOMP_PLUGIN_host_service_init@@GOMP_PLUGIN_1.5$' \
+   && nm -D "$stage14/lib/libgomp-plugin-nvptx.so.1" | grep -q ' U GOMP_PLUGIN_host_service_init@GOMP_PLUGIN_1.5$'; then
+  echo "PASS: gcc14: libgomp.so.1 exports host services (GOMP_PLUGIN_1.5), the plugin uses them"
+else
+  echo "FAIL: gcc14: libgomp.so.1 or its plugin lacks GOMP_PLUGIN_host_service_init@GOMP_PLUGIN_1.5"
+fi
+
+cat > "$w/io.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+int
+main (int argc, char **argv)
+{
+  int r = -1;
+  char back[32] = "";
+  const char *path = argc > 1 ? argv[1] : "io.txt";
+#pragma omp target map(from: r, back) map(to: path[:strlen (path) + 1])
+  {
+    FILE *f = fopen (path, "w");
+    r = f ? fprintf (f, "device %d\n", 14) : -2;
+    if (f)
+      fclose (f);
+    int fd = open (path, O_RDONLY);
+    if (fd >= 0)
+      {
+	ssize_t n = read (fd, back, sizeof back - 1);
+	back[n > 0 ? n : 0] = 0;
+	close (fd);
+      }
+  }
+  printf ("%d %s", r, back);
+  return r == 10 && strcmp (back, "device 14\n") == 0 ? 0 : 1;
+}
+EOF
+cp "$w/io.c" "$w/io.cc"
+cuda_bin=$(dirname "${PTXAS:-/usr/local/cuda/bin/ptxas}")
+in_root ()
+{
+  CUDA_HOME=$(dirname "$cuda_bin") "$TOP"/build-aux/in-trixie-root.sh "$root" "$w" "$stage14" \
+    -- sh -c "cd $w && $*"
+}
+
+# Debian's gcc-14 with its own runtime: the negative case of the PTX check.
+in_root "gcc-14 -O2 -fopenmp -foffload-options=-misa=sm_80 io.c -o io-debian" \
+  > "$w/debian.log" 2>&1 || { echo "FAIL: gcc14: Debian's gcc-14 does not build io.c"; cat "$w/debian.log"; }
+if in_root "$stage14/bin/gomp-gcc -O2 -fopenmp io.c -o io-ours" > "$w/ours.log" 2>&1; then
+  echo "PASS: gcc14: gomp-gcc (Debian's gcc-14) builds a target region with fopen/fprintf/open/read"
+else
+  echo "FAIL: gcc14: gomp-gcc -fopenmp io.c"; cat "$w/ours.log"
+fi
+if in_root "$stage14/bin/gomp-g++ -O2 -fopenmp -x c++ io.cc -o io-cxx" > "$w/cxx.log" 2>&1; then
+  echo "PASS: gcc14: gomp-g++ (Debian's g++-14) builds it as C++"
+else
+  echo "FAIL: gcc14: gomp-g++ -fopenmp io.cc"; cat "$w/cxx.log"
+fi
+
+# Success when the PTX modules in DIR pass ptxas and link with nvlink for
+# sm_90 (or when CUDA's tools are not there).
+ptx_links ()  # DIR
+{
+  test -n "$PTXAS" && test -n "$NVLINK" || return 0
+  for m in "$1"/module-*.ptx; do
+    "$PTXAS" -arch=sm_90 -c "$m" -o "$m.cubin" > /dev/null 2>&1 || { echo "ptxas $m"; return 1; }
+  done
+  "$NVLINK" -arch=sm_90 "$1"/*.cubin -o "$1/all.cubin" > /dev/null 2>&1 || { echo "nvlink"; return 1; }
+}
+
+# Success when EXE's PTX links for sm_90 (unless NOLINK is given) and the
+# modules that define open and write use __gomp_host_service.
+ptx_uses_hs ()  # EXE [NOLINK]
+{
+  d=$w/$1.ptx nolink=$2
+  rm -rf "$d"; mkdir "$d"
+  "$PTX_EXTRACT" "$w/$1" "$d" > /dev/null 2>&1
+  set -- "$d"/module-*.ptx
+  test -f "$1" || { echo "no PTX embedded"; return 1; }
+  test -n "$nolink" || ptx_links "$d" || return 1
+  for f in open write; do
+    m=$(grep -l "^// BEGIN GLOBAL FUNCTION DEF: $f\$" "$d"/module-*.ptx)
+    test "$(echo "$m" | grep -c .)" = 1 || { echo "$f defined in $(echo "$m" | grep -c .) modules"; return 1; }
+    grep -q '__gomp_host_service' "$m" || { echo "$f is not the host-service one"; return 1; }
+  done
+  return 0
+}
+if test -x "$w/io-ours"; then
+  if why=$(ptx_uses_hs io-ours); then
+    echo "PASS: gcc14: io-ours: PTX valid for sm_90${PTXAS:+ (ptxas, nvlink)}, open and write go to the host"
+  else
+    echo "FAIL: gcc14: io-ours: $why"
+  fi
+  if ( cd "$w" && ./io-ours "$w/io.txt" ) > "$w/run.out" 2>&1 \
+     && grep -qx "10 device 14" "$w/run.out" \
+     && ldd "$w/io-ours" | grep -q "$stage14/lib/libgomp.so.1"; then
+    echo "PASS: gcc14: io-ours runs with this flavour's libgomp.so.1 (host fallback)"
+  else
+    echo "FAIL: gcc14: io-ours: $(cat "$w/run.out")"
+  fi
+fi
+if test -x "$w/io-debian"; then
+  # (Not linked: Debian's PTX does not link with nvlink for sm_90 either,
+  # and the check must fail on open and write, not on that.)
+  if why=$(ptx_uses_hs io-debian nolink); then
+    echo "FAIL: gcc14: negative case: Debian's runtime passed the host-service check"
+  else
+    echo "PASS: gcc14: negative case: Debian's own runtime fails the check ($why)"
+  fi
+fi
+
+# Fortran: WRITE in a target region, which does not link with Debian 13's
+# own runtime (unresolved _gfortran_st_write_done), links with this
+# flavour's device libgfortran.
+cat > "$w/wr.f90" <<'EOF2'
+program wr
+  implicit none
+  integer :: i
+  i = 14
+  !$omp target map(to: i)
+  write (*, '(a, i0)') 'device ', i
+  !$omp end target
+end program wr
+EOF2
+if in_root "gfortran-14 -O2 -fopenmp -foffload-options=-misa=sm_80 wr.f90 -o wr-debian" \
+     > "$w/f-debian.log" 2>&1; then
+  echo "FAIL: gcc14: Debian's gfortran-14 links WRITE in a target region: the test's premise is gone"
+elif grep -q '_gfortran_st_write' "$w/f-debian.log"; then
+  echo "PASS: gcc14: negative case: Debian's runtime cannot link WRITE in a target region"
+else
+  echo "FAIL: gcc14: Debian's gfortran-14 failed otherwise:"; tail -5 "$w/f-debian.log"
+fi
+if in_root "$stage14/bin/gomp-gfortran -O2 -fopenmp wr.f90 -o wr-ours" > "$w/f-ours.log" 2>&1; then
+  d=$w/wr-ours.ptx
+  rm -rf "$d"; mkdir "$d"
+  "$PTX_EXTRACT" "$w/wr-ours" "$d" > /dev/null 2>&1
+  if ! grep -q "^// BEGIN GLOBAL FUNCTION DEF: _gfortran_st_write_done\$" "$d"/module-*.ptx; then
+    echo "FAIL: gcc14: wr-ours: no device _gfortran_st_write_done in the PTX"
+  elif why=$(ptx_links "$d"); then
+    echo "PASS: gcc14: gomp-gfortran (Debian's gfortran-14) links WRITE in a target region (device libgfortran; PTX valid for sm_90)"
+  else
+    echo "FAIL: gcc14: wr-ours: $why"
+  fi
+  if ( cd "$w" && ./wr-ours ) 2>&1 | grep -qx 'device 14'; then
+    echo "PASS: gcc14: wr-ours runs (host fallback)"
+  else
+    echo "FAIL: gcc14: wr-ours output"
+  fi
+else
+  echo "FAIL: gcc14: gomp-gfortran -fopenmp wr.f90"; tail -20 "$w/f-ours.log"
+fi

@@ -8,9 +8,11 @@
 #   3. GCC 14's tree, patched, with the project's files laid over it;
 #   4. the host libgomp.so.1 and nvptx plugin;
 #   5. the device libgomp.a and libgfortran.a (both multilibs);
-#   6. a stage tree with those, newlib's libc.a and libm.a and the gomp-gcc,
-#      gomp-g++ and gomp-gfortran drivers (libexec/gomp-hs/gcc-version
-#      says 14).
+#   6. the server library, the server process (libexec/gomp-hs/gomp-hs-serve)
+#      and the standalone launcher gomp-nvptx-run;
+#   7. a stage tree with those, newlib's libc.a and libm.a, the gomp-gcc,
+#      gomp-g++, gomp-gfortran and gomp-nvptx-gcc drivers (libexec/gomp-hs/
+#      gcc-version says 14) and the manual.
 # tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers.  Not
 # there yet: the install, the manual, reverse offload through host
 # services (upstream's stays), the rest of the suite on this flavour.
@@ -38,6 +40,7 @@ say "nvptx cc1 and f951 from $(basename "$GCC_TARBALL")"
 cc1=$("$top"/build-aux/build-nvptx-cc1.sh "$top" "$work" | tail -n 1)
 say "newlib for nvptx from $(basename "$NEWLIB_TARBALL")"
 newlib=$("$top"/build-aux/build-newlib.sh "$top" "$work" "$cc1" | tail -n 1)
+echo "$newlib" > "$work/newlib-prefix"
 
 # The patched tree, unpacked again whenever the patch set changes.
 sum=$(cat "$GOMP_HS_PATCHES"/*.patch 2>/dev/null | sha256sum | cut -c1-16)
@@ -49,6 +52,8 @@ fi
 say "project files -> $work/gcc-src"
 ( cd "$top" && find libgomp libgfortran libgcc -type f ! -path 'libgomp/testsuite/*' ) |
 while read -r f; do
+  # Only what changed, so that the builds below stay incremental.
+  cmp -s "$top/$f" "$work/gcc-src/$f" && continue
   mkdir -p "$work/gcc-src/$(dirname "$f")"
   cp "$top/$f" "$work/gcc-src/$f"
 done
@@ -59,6 +64,11 @@ stage=$work/stage
   "$stage/lib/nvptx-none"
 "$top"/build-aux/build-libgfortran-nvptx.sh "$work/gcc-src" "$work" "$cc1" "$newlib" \
   "$stage/lib/nvptx-none"
+"$top"/build-aux/build-hs-server.sh "$top" "$work/gcc-src" "$work" "$stage"
+echo "[launcher] gomp-nvptx-run"
+"${HOST_CC:-gcc-12}" -O2 -g -Wall -Wextra -Werror -pthread -I"$stage/include" \
+  -I"$top/libgomp" -I"$work/gcc-src/include/cuda" -o "$work/gomp-nvptx-run" \
+  "$top/tools/gomp-nvptx-run.c" "$stage/lib/libgomp-hs-server.a" -ldl
 devlib=$stage/lib/nvptx-none
 cp "$newlib"/libc.a "$newlib"/libm.a "$devlib/"
 cp "$newlib"/mgomp/libc.a "$newlib"/mgomp/libm.a "$devlib/mgomp/"
@@ -67,8 +77,16 @@ cp "$top/libgomp/config/nvptx/gomp-nvptx-abi.h" \
   "$work"/libgfortran-nvptx-default/nvptx-none/libgfortran/include/ISO_Fortran_binding.h \
   "$devlib/sys-include/"
 mkdir -p "$stage/bin" "$stage/libexec/gomp-hs"
-for t in gomp-gcc gomp-g++ gomp-gfortran; do cp "$top/tools/$t" "$stage/bin/$t"; done
+for t in gomp-gcc gomp-g++ gomp-gfortran gomp-nvptx-gcc; do
+  cp "$top/tools/$t" "$stage/bin/$t"
+done
+ln -sf gomp-nvptx-gcc "$stage/bin/gomp-nvptx-gfortran"
+cp "$work/gomp-nvptx-run" "$stage/bin/"
 cp "$top/tools/ptx-isa" "$stage/libexec/gomp-hs/ptx-isa"
+"$top"/build-aux/stage-nvptx-compiler.sh "$cc1" "$stage/libexec/gomp-hs/nvptx-none"
 cp "$top/libgomp/gomp-host-services.h" "$stage/include/"
 echo 14 > "$stage/libexec/gomp-hs/gcc-version"
+mkdir -p "$stage/share/info"
+makeinfo --no-split -I "$top/libgomp" -o "$stage/share/info/libgomp-host-services.info" \
+  "$top/doc/libgomp-host-services.texi"
 say "done: $stage"

@@ -8,7 +8,8 @@
 # the same check must refuse for Debian's own runtime (the negative case:
 # newlib 4.5's stubs, which return -1 or print byte by byte).  The run
 # itself is host fallback here (no GPU) and proves only that the program
-# loads this flavour's libgomp.so.1.
+# loads this flavour's libgomp.so.1.  The checks of the device C library
+# (newlib-threads.sh, newlib-writes.sh) run on this flavour's archives too.
 # Environment: TOP, STAGE (the GCC 12 stage; the GCC 14 one is beside it
 # in gcc-14/stage), WORK, PTXAS, NVLINK, PTX_EXTRACT.
 stage14=$(dirname "$STAGE")/gcc-14/stage
@@ -22,6 +23,12 @@ if test "$(id -u)" != 0; then
   echo "UNSUPPORTED: gcc14: the trixie root needs root (chroot)"
   exit 0
 fi
+# newlib 4.5's archives: the same checks as newlib 3.3's.
+newlib14=$(cat "$(dirname "$STAGE")/gcc-14/newlib-prefix")
+for t in newlib-threads newlib-writes; do
+  STAGE=$stage14 NEWLIB=$newlib14 WORK=$w sh "$TOP/tests/unit/$t.sh" 2>&1 | sed 's/^\(PASS\|FAIL\|UNSUPPORTED\): /\1: gcc14: /'
+done
+
 root=$("$TOP"/build-aux/trixie-root.sh "$w" 2> "$w/root.log" | tail -n 1)
 if ! test -d "$root/usr/bin"; then
   echo "FAIL: gcc14: no trixie root"; cat "$w/root.log"
@@ -179,3 +186,25 @@ if in_root "$stage14/bin/gomp-gfortran -O2 -fopenmp wr.f90 -o wr-ours" > "$w/f-o
 else
   echo "FAIL: gcc14: gomp-gfortran -fopenmp wr.f90"; tail -20 "$w/f-ours.log"
 fi
+
+# Standalone nvptx programs (gomp-nvptx-gcc, gomp-nvptx-gfortran) with
+# GCC 14's nvptx compiler and Debian 13's crt0.o and libgcc.a; they run
+# only on a GPU (gomp-nvptx-run), so here: built, the client linked in,
+# the PTX valid.
+for p in sa-stdio.c:gomp-nvptx-gcc sa-fortran.f90:gomp-nvptx-gfortran; do
+  f=${p%%:*} drv=${p#*:} name=sa14-${p%%.*}
+  cp "$TOP/tests/standalone/$f" "$w/"
+  if ! in_root "$stage14/bin/$drv -O2 $f -o $name.exe" > "$w/$name.log" 2>&1; then
+    echo "FAIL: gcc14: $drv $f"; tail -10 "$w/$name.log"
+    continue
+  fi
+  sh "$TOP/tests/ptx-split.sh" "$w/$name.exe" "$w/$name.ptx"
+  if ! grep -q '^\.visible \.entry __main' "$w/$name.ptx"/module-*.ptx \
+     || ! grep -q 'GLOBAL VAR DEF: __gomp_host_service$' "$w/$name.ptx"/module-*.ptx; then
+    echo "FAIL: gcc14: $name: no __main kernel or no host-service client"
+  elif why=$(ptx_links "$w/$name.ptx"); then
+    echo "PASS: gcc14: $drv builds $f (__main, the host-service client${PTXAS:+, PTX valid for sm_90})"
+  else
+    echo "FAIL: gcc14: $name: $why"
+  fi
+done

@@ -8,13 +8,16 @@
 #   - libgomp's per-thread state (__getreent) uses no host service and
 #     never falls back to newlib's global struct _reent;
 #   - the standard streams are defined apart from stdio (impure.o), and
-#     exit flushes stdio through the pointer __sinit sets;
+#     exit flushes stdio through the pointer stdio's set-up sets (__sinit
+#     in newlib 3.3, global_stdio_init in 4.x);
 #   - the critical sections of stdio (newlib's stdio/local.h) and those
 #     under the environment and time zone locks (sys/lock.h's
 #     __lock_lane_turns) are turn loops: in the PTX of each function below, the lanes are
 #     counted (the ballot) once, before the loop head; the branch on the
 #     turn skips to a point after the section and before the loop-back
 #     branch, with no call in between.  The evidence is printed.
+# newlib 3.3 names its members lib_a-NAME.o, 4.x libc_a-NAME.o; both are
+# checked (the GCC 14 flavour runs this with its own STAGE).
 # Environment: STAGE (install tree), WORK.
 devlib=$STAGE/lib/nvptx-none
 work=${WORK:-.}/newlib-threads
@@ -97,7 +100,10 @@ for ml in default mgomp; do
   (cd "$x/libc" && nvptx-none-ar x "$libc") || fail "$ml: cannot unpack libc.a"
   (cd "$x/libgomp" && nvptx-none-ar x "$libgomp") || fail "$ml: cannot unpack libgomp.a"
 
-  if nvptx-none-ar t "$libc" | grep -qx 'lib_a-lock\.o'; then
+  # The members' prefix: lib_a- (newlib 3.3) or libc_a- (4.x).
+  p=$(nvptx-none-ar t "$libc" | sed -n 's/^\(libc\{0,1\}_a-\)impure\.o$/\1/p')
+  test -n "$p" || { fail "$ml: libc.a has no impure.o"; continue; }
+  if nvptx-none-ar t "$libc" | grep -qx "${p}lock\.o"; then
     fail "$ml: libc.a still has newlib's lock.o"
   else
     pass "$ml: libc.a has no lock.o"
@@ -169,22 +175,26 @@ for ml in default mgomp; do
   fi
 
   # The standard streams come with the global struct _reent, not stdio.
-  if grep -q '^// BEGIN GLOBAL VAR DEF: __sf$' "$x/libc/lib_a-impure.o" \
-     && ! grep -q '^// BEGIN GLOBAL VAR DEF: __sf$' "$x/libc/lib_a-findfp.o"; then
+  if grep -q '^// BEGIN GLOBAL VAR DEF: __sf$' "$x/libc/${p}impure.o" \
+     && ! grep -q '^// BEGIN GLOBAL VAR DEF: __sf$' "$x/libc/${p}findfp.o"; then
     pass "$ml: __sf is defined by impure.o"
   else
     fail "$ml: __sf is not defined by impure.o alone"
   fi
 
-  # exit flushes through __nvptx_exit_flush, which __sinit sets; _exit
-  # does not.
-  exitf=$(ptx_function "$x/libc/lib_a-exit.o" exit)
+  # exit flushes through __nvptx_exit_flush, which stdio's set-up sets
+  # (__sinit in newlib 3.3; global_stdio_init, or the part of it GCC
+  # splits out, in 4.x); _exit (in exit.o, or _exit.o in 4.x) does not.
+  exitf=$(ptx_function "$x/libc/${p}exit.o" exit)
+  exit_o=$(grep -l '^// BEGIN GLOBAL FUNCTION DEF: _exit$' "$x/libc"/*.o | head -n 1)
+  setter=$(awk '/^\/\/ BEGIN (GLOBAL )?FUNCTION DEF: / { fn = $NF }
+		/st\.global\.u64 \[__nvptx_exit_flush\]/ { print fn }' \
+	     "$x/libc/${p}findfp.o" | sort -u)
   if echo "$exitf" | grep -q '\[__nvptx_exit_flush\]' \
      && echo "$exitf" | grep -q 'call %r' \
-     && ! ptx_function "$x/libc/lib_a-exit.o" _exit | grep -q 'call' \
-     && ptx_function "$x/libc/lib_a-findfp.o" __sinit \
-	| grep -q 'st\.global\.u64 \[__nvptx_exit_flush\]'; then
-    pass "$ml: exit calls the flush hook that __sinit sets"
+     && test -n "$exit_o" && ! ptx_function "$exit_o" _exit | grep -q 'call' \
+     && echo "$setter" | grep -qx '__sinit\|global_stdio_init\(\$part\$[0-9]*\)\{0,1\}'; then
+    pass "$ml: exit calls the flush hook that $(echo $setter) sets"
   else
     fail "$ml: exit does not flush stdio"
   fi
@@ -197,7 +207,7 @@ for ml in default mgomp; do
 	    _unsetenv_r:setenv_r localtime_r:lcltime_r mktime:mktime \
 	    tzset:tzset _tzset_r:tzset_r strftime:strftime; do
     fn=${fm%%:*}
-    o=$x/libc/lib_a-${fm#*:}.o
+    o=$x/libc/${p}${fm#*:}.o
     out=$(turn_loops "$o" "$fn")
     echo "$out" | sed '$d'
     case $(echo "$out" | tail -n 1) in

@@ -14,20 +14,10 @@ cc=$STAGE/bin/gomp-nvptx-gcc
 fc=$STAGE/bin/gomp-nvptx-gfortran
 src=$TOP/tests/standalone
 
-# The modules of an nvptx-none executable (nvptx-ld separates them with
-# NUL bytes) as DIR/module-NNN.ptx.
-split_ptx ()
-{
-  rm -rf "$2"; mkdir "$2"
-  tr '\000' '\036' < "$1" \
-    | awk -v d="$2" 'BEGIN { RS = "\036" }
-	/\.version/ { f = sprintf ("%s/module-%03d.ptx", d, n++); printf "%s", $0 > f; close (f) }'
-}
-
 ptx_check ()
 {
   name=$1
-  split_ptx "$name.exe" "$name.ptx"
+  sh "$TOP/tests/ptx-split.sh" "$name.exe" "$name.ptx"
   set -- "$name.ptx"/module-*.ptx
   if ! test -f "$1"; then
     echo "FAIL: standalone: $name: no PTX modules"

@@ -25,9 +25,14 @@ work=$2
 mkdir -p "$work"
 say () { echo "[gcc14] $*"; }
 
-src=$("$top"/build-aux/fetch-trixie-sources.sh "$work" | tail -n 1)
+# The last line a step prints; the script stops when the step fails.
+last_line () { out=$("$@") || exit 1; printf '%s\n' "$out" | tail -n 1; }
+
+src=$(last_line "$top"/build-aux/fetch-trixie-sources.sh "$work") || exit 1
 GCC_TARBALL=$(ls "$src"/gcc-14/gcc-14*-dfsg.tar.xz | head -n 1)
 NEWLIB_TARBALL=$(ls "$src"/newlib/newlib-4*.tar.xz | head -n 1)
+test -r "$GCC_TARBALL" && test -r "$NEWLIB_TARBALL" \
+  || { say "no GCC 14 or newlib 4 tarball in $src"; exit 1; }
 DEBIAN_GCC_PATCHDIR=$src/gcc-14/debian/patches
 # Debian's two newlib 3.3 patches are in newlib 4.5 already.
 DEBIAN_NEWLIB_PATCHES=
@@ -37,15 +42,19 @@ export GCC_TARBALL NEWLIB_TARBALL DEBIAN_GCC_PATCHDIR DEBIAN_NEWLIB_PATCHES \
   DEBIAN_ACCEL_DIR GOMP_HS_PATCHES
 
 say "nvptx cc1 and f951 from $(basename "$GCC_TARBALL")"
-cc1=$("$top"/build-aux/build-nvptx-cc1.sh "$top" "$work" | tail -n 1)
+cc1=$(last_line "$top"/build-aux/build-nvptx-cc1.sh "$top" "$work") || exit 1
 say "newlib for nvptx from $(basename "$NEWLIB_TARBALL")"
-newlib=$("$top"/build-aux/build-newlib.sh "$top" "$work" "$cc1" | tail -n 1)
+newlib=$(last_line "$top"/build-aux/build-newlib.sh "$top" "$work" "$cc1") || exit 1
 echo "$newlib" > "$work/newlib-prefix"
 
-# The patched tree, unpacked again whenever the patch set changes.
-sum=$(cat "$GOMP_HS_PATCHES"/*.patch 2>/dev/null | sha256sum | cut -c1-16)
+# The patched tree, unpacked again whenever the source, Debian's patch or
+# the patch set changes, and the libraries built from it anew.
+sum=$( { sha256sum "$GCC_TARBALL" "$DEBIAN_GCC_PATCHDIR/gcc-gfdl-build.diff" \
+	   "$top/build-aux/unpack-gcc.sh"; cat "$GOMP_HS_PATCHES"/*.patch; } \
+       | sha256sum | cut -c1-16)
 if test "$(cat "$work/gcc-src/.patchset" 2>/dev/null)" != "$sum"; then
-  rm -rf "$work/gcc-src" "$work"/libgomp-nvptx-* "$work/libgomp-host"
+  rm -rf "$work/gcc-src" "$work"/libgomp-nvptx-* "$work/libgomp-host" \
+    "$work"/libgfortran-nvptx-*
   "$top"/build-aux/unpack-gcc.sh "$top" "$work/gcc-src"
   echo "$sum" > "$work/gcc-src/.patchset"
 fi

@@ -18,6 +18,8 @@
 # Prints the directory holding cc1 and cc1plus on the last line.
 # GOMP_HS_KEEP_BUILD=1 keeps the object directory (for compiler work).
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 top_srcdir=$1
 work=$2
 tarball=${GCC_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}

@@ -18,6 +18,8 @@
 # Usage: build-libgfortran-nvptx.sh GCC_SRC WORKDIR CC1_PREFIX NEWLIB_PREFIX DEST
 # (DEST already holds the device libgomp.a.)
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 src=$1
 work=$2
 cc1=$3

@@ -6,6 +6,8 @@
 #
 # Usage: build-libgomp-host.sh GCC_SRC WORKDIR PREFIX
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 src=$1
 work=$2
 prefix=$3

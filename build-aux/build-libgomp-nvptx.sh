@@ -5,6 +5,8 @@
 #
 # Usage: build-libgomp-nvptx.sh GCC_SRC WORKDIR CC1_PREFIX NEWLIB_PREFIX DEST
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 src=$1
 work=$2
 cc1=$3

@@ -11,6 +11,8 @@
 # Prints the install prefix on the last line: PREFIX/{.,mgomp}/lib{c,m}.a
 # and PREFIX/include.
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 top_srcdir=$1
 work=$2
 cc1=$3

@@ -9,6 +9,8 @@
 # Usage: build-nvptx-cc1.sh TOP_SRCDIR WORKDIR
 # Prints the installed prefix of the cached compiler on the last line.
 set -e
+# Not the calling make's command line (make install prefix=DIR).
+unset MAKEFLAGS MFLAGS
 top_srcdir=$1
 work=$2
 tarball=${GCC_TARBALL:-/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz}

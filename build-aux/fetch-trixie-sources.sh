@@ -23,18 +23,27 @@ opts="-o Dir::Etc::SourceList=$apt/sources.list -o Dir::Etc::SourceParts=/nonexi
  -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache
  -o APT::Sandbox::User=root"
 log=$work/trixie-src-fetch.log
+# Bump RECIPE when what is kept from the packages changes.
+RECIPE=2
+# Offline, or the mirror failing: the newest complete download, if any.
+use_cached ()
+{
+  d=$(ls -td "$cache"/trixie-src-$RECIPE-*/.complete 2>/dev/null | head -n 1)
+  test -n "$d" || { tail -20 "$log" >&2; echo "[trixie-src] $1 (see $log)" >&2; exit 1; }
+  echo "[trixie-src] $1 (see $log); using the cached $(dirname "$d")" >&2
+  dirname "$d"
+  exit 0
+}
 # shellcheck disable=SC2086
-apt-get -q $opts update > "$log" 2>&1 \
-  || { tail -20 "$log" >&2; echo "[trixie-src] apt-get update failed (see $log)" >&2; exit 1; }
+apt-get -q $opts update > "$log" 2>&1 || use_cached "apt-get update failed"
 # The versions key the cache: a new upload of either is a new directory.
 # shellcheck disable=SC2086
 vers=$(apt-cache $opts show --no-all-versions gcc-14-source newlib-source gcc-14-offload-nvptx 2>>"$log" \
        | sed -n 's/^Version: //p' | tr '\n' ' ')
 set -- $vers
-test $# -eq 3 || { echo "[trixie-src] gcc-14-source, newlib-source or gcc-14-offload-nvptx not in $suite" >&2; exit 1; }
-test "$1" = "$3" || { echo "[trixie-src] gcc-14-source $1 and gcc-14-offload-nvptx $3 differ" >&2; exit 1; }
-# Bump RECIPE when what is kept from the packages changes.
-RECIPE=2
+test $# -eq 3 || use_cached "gcc-14-source, newlib-source or gcc-14-offload-nvptx not in $suite"
+# (A binary-only upload of the offload package adds +bN.)
+test "$1" = "${3%+b*}" || { echo "[trixie-src] gcc-14-source $1 and gcc-14-offload-nvptx $3 differ" >&2; exit 1; }
 dest=$cache/trixie-src-$RECIPE-gcc-$1-newlib-$2
 if test -f "$dest/.complete"; then
   echo "[trixie-src] cached: $dest" >&2

@@ -1,31 +1,43 @@
 #!/bin/sh
 # Run a command inside the trixie root of build-aux/trixie-root.sh, with
-# /proc, /dev, CUDA's tools (read-only, for ptxas and nvlink) and the given
-# host directories bind-mounted at the same paths; the mounts are undone
-# when the command ends.  Needs root.
+# /proc, /dev and the given host directories bind-mounted at the same
+# paths, and the directory of CUDA's ptxas and nvlink (CUDA_BIN, default
+# /usr/local/cuda/bin, when it exists) read-only at /opt/gomp-hs-cuda/bin,
+# first on PATH.  The mounts are made in a mount namespace of their own
+# (unshare), so they end with the command whatever becomes of it, and are
+# never seen outside; without unshare they are undone when the command
+# ends.  Needs root.
 #
 # Usage: in-trixie-root.sh ROOT DIR... -- COMMAND [ARG...]
 set -e
+if test -z "$GOMP_HS_IN_MOUNT_NS" && command -v unshare > /dev/null 2>&1 \
+   && unshare --mount --propagation private true 2> /dev/null; then
+  GOMP_HS_IN_MOUNT_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
 root=$1; shift
 dirs=
 while test $# -gt 0 && test "$1" != --; do dirs="$dirs $1"; shift; done
 test "$1" = -- || { echo "in-trixie-root: usage: ROOT DIR... -- COMMAND" >&2; exit 2; }
 shift
-cuda=${CUDA_HOME:-/usr/local/cuda}
+cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
 mounted=
 cleanup () { for m in $mounted; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done; }
-trap cleanup EXIT INT TERM
-bind ()  # SOURCE [ro]
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+bind ()  # SOURCE TARGET [ro]
 {
-  mkdir -p "$root$1"
-  mount --bind "$1" "$root$1"
-  test "$2" = ro && mount -o remount,bind,ro "$root$1"
-  mounted="$root$1 $mounted"
+  mkdir -p "$root$2"
+  mount --bind "$1" "$root$2"
+  mounted="$root$2 $mounted"
+  test "$3" != ro || mount -o remount,bind,ro "$root$2"
 }
-bind /proc; bind /dev
-test -d "$cuda/bin" && bind "$(readlink -f "$cuda")" ro
-for d in $dirs; do bind "$(readlink -f "$d")"; done
+bind /proc /proc; bind /dev /dev
+if test -x "$cuda_bin/ptxas"; then
+  bind "$(readlink -f "$cuda_bin")" /opt/gomp-hs-cuda/bin ro
+fi
+for d in $dirs; do d=$(readlink -f "$d"); bind "$d" "$d"; done
 st=0
 chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-  PATH="$(readlink -f "$cuda" 2>/dev/null)/bin:/usr/bin:/bin" "$@" || st=$?
+  PATH=/opt/gomp-hs-cuda/bin:/usr/bin:/bin "$@" || st=$?
 exit $st

@@ -27,6 +27,14 @@ opts="-o Dir::Etc::SourceList=$apt/sources.list -o Dir::Etc::SourceParts=/nonexi
  -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache"
 # shellcheck disable=SC2086
 vers=$(apt-cache $opts show --no-all-versions $pkgs | sed -n 's/^Version: //p' | tr '\n' ' ')
+if test "$(echo $vers | wc -w)" != "$(echo $pkgs | wc -w)"; then
+  # No index (offline): the newest complete root, if any.
+  d=$(ls -td "$cache"/trixie-root-*/.complete 2>/dev/null | head -n 1)
+  test -n "$d" || { echo "[trixie-root] no package index for $suite and no cached root" >&2; exit 1; }
+  echo "[trixie-root] no package index; using the cached $(dirname "$d")" >&2
+  dirname "$d"
+  exit 0
+fi
 key=$(echo "$RECIPE $suite $pkgs $vers" | sha256sum | cut -c1-16)
 root=$cache/trixie-root-$key
 if test -f "$root/.complete"; then

@@ -12,7 +12,7 @@ DEBIAN_GCC_PATCHES="gcc-gfdl-build"
 patchset=${GOMP_HS_PATCHES:-$top_srcdir/patches}
 name=$(basename "$tarball" | sed 's/\.tar\.xz$//')
 if test -f "$dest/.unpacked"; then exit 0; fi
-test -r "$tarball" || { echo "unpack-gcc: $tarball not found (install the gcc-N-source package)" >&2; exit 1; }
+test -r "$tarball" || { echo "unpack-gcc: $tarball not found (install gcc-12-source; GCC 14: build-aux/fetch-trixie-sources.sh)" >&2; exit 1; }
 rm -rf "$dest" "$dest.tmp"
 mkdir -p "$dest.tmp"
 echo "[unpack] $name -> $dest (about 1 min)"

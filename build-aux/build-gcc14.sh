@@ -13,12 +13,13 @@
 #   7. a stage tree with those, newlib's libc.a and libm.a, the gomp-gcc,
 #      gomp-g++, gomp-gfortran and gomp-nvptx-gcc drivers (libexec/gomp-hs/
 #      gcc-version says 14) and the manual.
-# tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers.  Not
-# there yet: the install, the manual, reverse offload through host
-# services (upstream's stays), the rest of the suite on this flavour.
+# tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers;
+# make GCC=14 install copies the stage tree.  Not there yet: reverse
+# offload through host services (upstream's stays), the rest of the suite
+# on this flavour.
 #
 # Usage: build-gcc14.sh TOP_SRCDIR WORKDIR
-# The libraries end up in WORKDIR/stage/lib.
+# The stage tree is WORKDIR/stage.
 set -e
 top=$1
 work=$2

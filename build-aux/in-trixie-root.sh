@@ -1,9 +1,10 @@
 #!/bin/sh
 # Run a command inside the trixie root of build-aux/trixie-root.sh, with
 # /proc, /dev and the given host directories bind-mounted at the same
-# paths, and the directory of CUDA's ptxas and nvlink (CUDA_BIN, default
-# /usr/local/cuda/bin, when it exists) read-only at /opt/gomp-hs-cuda/bin,
-# first on PATH.  The mounts are made in a mount namespace of their own
+# paths, and the directory that really holds CUDA's ptxas (CUDA_BIN,
+# default /usr/local/cuda/bin, when it has one; a symbolic link there is
+# followed) read-only at /opt/gomp-hs-cuda/bin, last on PATH, so that the
+# root's own programs are never shadowed by what else that directory has.  The mounts are made in a mount namespace of their own
 # (unshare), so they end with the command whatever becomes of it, and are
 # never seen outside; without unshare they are undone when the command
 # ends.  Needs root.
@@ -21,23 +22,35 @@ test "$1" = -- || { echo "in-trixie-root: usage: ROOT DIR... -- COMMAND" >&2; ex
 shift
 cuda_bin=${CUDA_BIN:-/usr/local/cuda/bin}
 mounted=
-cleanup () { for m in $mounted; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done; }
+cleanup ()
+{
+  for m in $mounted; do
+    umount "$m" 2>/dev/null || umount -R "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true
+  done
+}
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+say () { echo "in-trixie-root: $*" >&2; }
 bind ()  # SOURCE TARGET [ro]
 {
   mkdir -p "$root$2"
-  mount --bind "$1" "$root$2"
+  # A mount with mounts below it (/dev, and /proc in a container) may
+  # refuse a plain bind where it takes a recursive one.
+  mount --bind "$1" "$root$2" 2> /dev/null || mount --rbind "$1" "$root$2" \
+    || { say "cannot bind $1 at $root$2"; exit 1; }
   mounted="$root$2 $mounted"
-  test "$3" != ro || mount -o remount,bind,ro "$root$2"
+  # Read-only is a safeguard, not a need: where the kernel refuses the
+  # remount (flags locked by a container), go on writable.
+  test "$3" != ro || mount -o remount,bind,ro "$root$2" 2> /dev/null \
+    || say "$1 is bound writable (read-only refused)"
 }
 bind /proc /proc; bind /dev /dev
 if test -x "$cuda_bin/ptxas"; then
-  bind "$(readlink -f "$cuda_bin")" /opt/gomp-hs-cuda/bin ro
+  bind "$(dirname "$(readlink -f "$cuda_bin/ptxas")")" /opt/gomp-hs-cuda/bin ro
 fi
 for d in $dirs; do d=$(readlink -f "$d"); bind "$d" "$d"; done
 st=0
 chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
-  PATH=/opt/gomp-hs-cuda/bin:/usr/bin:/bin "$@" || st=$?
+  PATH=/usr/bin:/bin:/opt/gomp-hs-cuda/bin "$@" || st=$?
 exit $st

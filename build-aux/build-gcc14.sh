@@ -59,14 +59,7 @@ if test "$(cat "$work/gcc-src/.patchset" 2>/dev/null)" != "$sum"; then
   "$top"/build-aux/unpack-gcc.sh "$top" "$work/gcc-src"
   echo "$sum" > "$work/gcc-src/.patchset"
 fi
-say "project files -> $work/gcc-src"
-( cd "$top" && find libgomp libgfortran libgcc -type f ! -path 'libgomp/testsuite/*' ) |
-while read -r f; do
-  # Only what changed, so that the builds below stay incremental.
-  cmp -s "$top/$f" "$work/gcc-src/$f" && continue
-  mkdir -p "$work/gcc-src/$(dirname "$f")"
-  cp "$top/$f" "$work/gcc-src/$f"
-done
+"$top"/build-aux/overlay-tree.sh "$top" "$work/gcc-src"
 
 stage=$work/stage
 "$top"/build-aux/build-libgomp-host.sh "$work/gcc-src" "$work" "$stage"
@@ -75,28 +68,7 @@ stage=$work/stage
 "$top"/build-aux/build-libgfortran-nvptx.sh "$work/gcc-src" "$work" "$cc1" "$newlib" \
   "$stage/lib/nvptx-none"
 "$top"/build-aux/build-hs-server.sh "$top" "$work/gcc-src" "$work" "$stage"
-echo "[launcher] gomp-nvptx-run"
-"${HOST_CC:-gcc-12}" -O2 -g -Wall -Wextra -Werror -pthread -I"$stage/include" \
-  -I"$top/libgomp" -I"$work/gcc-src/include/cuda" -o "$work/gomp-nvptx-run" \
-  "$top/tools/gomp-nvptx-run.c" "$stage/lib/libgomp-hs-server.a" -ldl
-devlib=$stage/lib/nvptx-none
-cp "$newlib"/libc.a "$newlib"/libm.a "$devlib/"
-cp "$newlib"/mgomp/libc.a "$newlib"/mgomp/libm.a "$devlib/mgomp/"
-rm -rf "$devlib/sys-include"; cp -R "$newlib/include" "$devlib/sys-include"
-cp "$top/libgomp/config/nvptx/gomp-nvptx-abi.h" \
-  "$work"/libgfortran-nvptx-default/nvptx-none/libgfortran/include/ISO_Fortran_binding.h \
-  "$devlib/sys-include/"
-mkdir -p "$stage/bin" "$stage/libexec/gomp-hs"
-for t in gomp-gcc gomp-g++ gomp-gfortran gomp-nvptx-gcc; do
-  cp "$top/tools/$t" "$stage/bin/$t"
-done
-ln -sf gomp-nvptx-gcc "$stage/bin/gomp-nvptx-gfortran"
-cp "$work/gomp-nvptx-run" "$stage/bin/"
-cp "$top/tools/ptx-isa" "$stage/libexec/gomp-hs/ptx-isa"
-"$top"/build-aux/stage-nvptx-compiler.sh "$cc1" "$stage/libexec/gomp-hs/nvptx-none"
-cp "$top/libgomp/gomp-host-services.h" "$stage/include/"
-echo 14 > "$stage/libexec/gomp-hs/gcc-version"
-mkdir -p "$stage/share/info"
-makeinfo --no-split -I "$top/libgomp" -o "$stage/share/info/libgomp-host-services.info" \
-  "$top/doc/libgomp-host-services.texi"
+"$top"/build-aux/build-launcher.sh "$top" "$work/gcc-src" "$stage" "$work/gomp-nvptx-run"
+"$top"/build-aux/stage-tree.sh "$top" "$work" "$stage" 14 "$cc1" "$newlib" \
+  "$work/gomp-nvptx-run"
 say "done: $stage"

@@ -247,3 +247,29 @@ for p in sa-stdio.c:gomp-nvptx-gcc sa-fortran.f90:gomp-nvptx-gfortran; do
     echo "FAIL: gcc14: $name: $why"
   fi
 done
+
+# make GCC=14 install prefix=DIR: the installed copy, not the stage,
+# drives Debian's gcc-14 in the root, with its own rpath and nvptx
+# compiler, and no script of it names the build tree.
+top_build=$(dirname "$(dirname "$STAGE")")
+inst=$w/inst
+if ! test -f "$top_build/Makefile"; then
+  echo "UNSUPPORTED: gcc14: make GCC=14 install (no Makefile in $top_build)"
+elif ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_build" GCC=14 install \
+       prefix="$inst" > "$w/install.log" 2>&1; then
+  echo "FAIL: gcc14: make GCC=14 install prefix=DIR: $(why "$w/install.log")"
+elif test "$(cat "$inst/libexec/gomp-hs/gcc-version" 2>/dev/null)" != 14; then
+  echo "FAIL: gcc14: make GCC=14 install did not install the GCC 14 flavour"
+elif l=$(grep -I -l -e "$top_build" "$inst"/bin/* "$inst"/libexec/gomp-hs/* 2>/dev/null); then
+  echo "FAIL: gcc14: the install names the build tree: $l"
+elif ! in_root "$inst/bin/gomp-gcc -O2 -fopenmp io.c -o io-inst" > "$w/inst.log" 2>&1; then
+  echo "FAIL: gcc14: installed gomp-gcc -fopenmp io.c: $(why "$w/inst.log")"
+elif ! ( cd "$w" && ./io-inst "$w/io-inst.txt" ) > "$w/inst-run.out" 2>&1 \
+     || ! grep -qx "10 device 14" "$w/inst-run.out" \
+     || ! ldd "$w/io-inst" | grep -q "$inst/lib/libgomp.so.1"; then
+  echo "FAIL: gcc14: io-inst: $(cat "$w/inst-run.out"; ldd "$w/io-inst" | grep libgomp)"
+elif why=$(ptx_uses_hs io-inst); then
+  echo "PASS: gcc14: make GCC=14 install prefix=DIR: its gomp-gcc drives Debian's gcc-14 with the installed runtime (${PTXAS:+PTX valid, }open and write go to the host)"
+else
+  echo "FAIL: gcc14: io-inst: $why"
+fi

@@ -273,3 +273,61 @@ elif why=$(ptx_uses_hs io-inst); then
 else
   echo "FAIL: gcc14: io-inst: $why"
 fi
+
+# GCC 14's own tests of reverse offload and of printing from offloaded
+# code (libgomp/testsuite), built with this flavour's drivers and run in
+# the root (host fallback: no GPU), where "dg-do run" ones must exit 0
+# and print their dg-output.  The two *-nvptx.f90 variants are those GCC
+# expects to fail to link for nvptx (its minimal device libgfortran);
+# here they must link.  GCC's -misa=sm_35 is left out: gomp-gcc chooses
+# an ISA that this ptxas takes.
+ts=$(dirname "$STAGE")/gcc-14/gcc-src/libgomp/testsuite
+up=$w/upstream
+rm -rf "$up"; mkdir -p "$up"
+for t in c:libgomp.c-c++-common/reverse-offload-1.c c:libgomp.c-c++-common/reverse-offload-2.c \
+	 cxx:libgomp.c-c++-common/reverse-offload-1.c cxx:libgomp.c-c++-common/reverse-offload-2.c \
+	 c:libgomp.c/target-print-1.c acc:libgomp.oacc-c/print-1.c \
+	 f:libgomp.fortran/reverse-offload-1.f90 f:libgomp.fortran/reverse-offload-2.f90 \
+	 f:libgomp.fortran/reverse-offload-3.f90 f:libgomp.fortran/reverse-offload-4.f90 \
+	 f:libgomp.fortran/reverse-offload-5.f90 f:libgomp.fortran/reverse-offload-5a.f90 \
+	 f:libgomp.fortran/reverse-offload-6.f90 f:libgomp.fortran/target-print-1-nvptx.f90 \
+	 facc:libgomp.oacc-fortran/print-1-nvptx.f90; do
+  lang=${t%%:*} src=$ts/${t#*:}
+  name=$lang-$(basename "$src" | sed 's/\.[^.]*$//')
+  if ! test -f "$src"; then
+    echo "FAIL: gcc14: upstream: no $src"
+    continue
+  fi
+  case $lang in
+    c) drv="gomp-gcc -fopenmp" ;;
+    cxx) drv="gomp-g++ -fopenmp -x c++" ;;
+    acc) drv="gomp-gcc -fopenacc" ;;
+    f) drv="gomp-gfortran -fopenmp" ;;
+    facc) drv="gomp-gfortran -fopenacc" ;;
+  esac
+  # The test, its dg-additional-sources and what it includes, copied
+  # where the root sees them.
+  d=$up/$name.d
+  mkdir -p "$d"
+  extra=$(sed -n "s/.*dg-additional-sources \([^ ]*\) .*/\1/p; s/^include '\([^']*\)'.*/\1/p" "$src")
+  srcs=$d/$(basename "$src")
+  cp "$src" "$d/"
+  for x in $extra; do cp "$(dirname "$src")/$x" "$d/"; done
+  for x in $(sed -n 's/.*dg-additional-sources \([^ ]*\) .*/\1/p' "$src"); do srcs="$srcs $d/$x"; done
+  if ! in_root "$stage14/bin/$drv -O2 -I$d $srcs -o $up/$name" \
+       > "$up/$name.log" 2>&1; then
+    echo "FAIL: gcc14: upstream ${t#*:} ($lang) does not build: $(why "$up/$name.log")"
+    continue
+  fi
+  if grep -q 'dg-do link' "$src"; then
+    echo "PASS: gcc14: upstream ${t#*:} ($lang) links (GCC: an expected failure for nvptx)"
+    continue
+  fi
+  if ! in_root "$up/$name" > "$up/$name.out" 2>&1; then
+    echo "FAIL: gcc14: upstream ${t#*:} ($lang) exits with an error: $(tail -n 1 "$up/$name.out")"
+  elif grep -q 'dg-output "The answer is 42' "$src" && ! grep -q 'The answer is 42' "$up/$name.out"; then
+    echo "FAIL: gcc14: upstream ${t#*:} ($lang): no \"The answer is 42\" in its output"
+  else
+    echo "PASS: gcc14: upstream ${t#*:} ($lang) builds and runs (host fallback)"
+  fi
+done

@@ -295,6 +295,14 @@ relay ()
       > "$work/upstream.out" 2>&1
     relay "$work/upstream.out"
   fi
+  # The GCC 14 flavour, built with Debian 13's compilers and run with
+  # trixie's runtimes (tests/gcc14-gpu.sh), within GCC14_GPU_BUDGET s (60).
+  if test -f "$here/gcc14/run.sh"; then
+    sh "$here/gcc14/run.sh" "${GCC14_GPU_BUDGET:-60}" > "$work/gcc14.out" 2>&1
+    relay "$work/gcc14.out"
+  else
+    echo "# GCC 14 flavour: not in this bundle (make gcc14, then make gpu-bundle as root)"
+  fi
   # The LLVM peer: the same workload under clang-19, LLVM's GPU libc and
   # Debian's libomptarget, with the ratios to ours.
   # It gets what is left of GPU_CHECK_TOTAL seconds (default 560; a

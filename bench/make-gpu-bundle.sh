@@ -2,9 +2,10 @@
 # Build everything the GPU check needs into one folder that runs on a
 # machine without a compiler: the host runtime, every DejaGnu test of
 # libgomp/testsuite that runs (with its dg-options), the examples, the GPU
-# benchmark, and gpu-check.sh to run them; the LLVM peer (llvm/) when
-# make-llvm-peer.sh has built it in LLVM_PEER.  BUNDLE.tar.xz is the same,
-# packed for a device run, which carries it and runs bench/gpu-run.sh.
+# benchmark, the GCC 14 flavour's GPU tests, and gpu-check.sh to run them;
+# the LLVM peer (llvm/) when make-llvm-peer.sh has built it in LLVM_PEER.
+# BUNDLE.tar.xz is the same, packed for a device run, which carries it
+# and runs bench/gpu-run.sh.
 # Usage: make-gpu-bundle.sh TOP STAGE BUNDLE [LLVM_PEER]
 set -e
 top=$1 stage=$2 bundle=$3 peer=$4
@@ -155,6 +156,15 @@ cp -L /usr/lib/x86_64-linux-gnu/libgomp.so.1 \
 if test -n "$GCC_SRC" && test -d "$GCC_SRC/libgomp/testsuite"; then
   sh "$top/tests/upstream/bundle-upstream.sh" "$top" "$GCC_SRC" "$stage" \
     "$bundle/upstream"
+fi
+# The GCC 14 flavour's GPU tests (tests/gcc14-bundle.sh), built in the
+# trixie root, where the flavour is built and the root can be made.
+stage14=$(dirname "$stage")/gcc-14/stage
+if test -x "$stage14/bin/gomp-gcc" && test "$(id -u)" = 0; then
+  sh "$top/tests/gcc14-bundle.sh" "$top" "$stage14" "$(dirname "$stage")/gcc-14/gcc-src" \
+    "$bundle/gcc14"
+else
+  echo "[gpu-bundle] without the GCC 14 flavour's tests (make gcc14; as root)"
 fi
 cp "$top/bench/gpu-check.sh" "$bundle/"
 if test -n "$peer" && test -x "$peer/run.sh"; then

@@ -331,3 +331,25 @@ for t in c:libgomp.c-c++-common/reverse-offload-1.c c:libgomp.c-c++-common/rever
     echo "PASS: gcc14: upstream ${t#*:} ($lang) builds and runs (host fallback)"
   fi
 done
+
+# The GPU bundle's GCC 14 part (tests/gcc14-bundle.sh; gpu-check.sh runs
+# its run.sh): without a GPU its programs must start under trixie's
+# loader and runtimes from the bundle, and refuse to run their target
+# regions on the host (OMP_TARGET_OFFLOAD=mandatory, which GCC 14's
+# libgomp enforces).
+if ! sh "$TOP/tests/gcc14-bundle.sh" "$TOP" "$stage14" "$(dirname "$STAGE")/gcc-14/gcc-src" \
+     "$w/bundle/gcc14" > "$w/bundle.log" 2>&1; then
+  echo "FAIL: gcc14: GPU bundle part: $(why "$w/bundle.log")"
+else
+  sh "$w/bundle/gcc14/run.sh" > "$w/bundle-run.out" 2>&1
+  n=$(ls "$w/bundle/gcc14/tests"/*.exe | wc -l)
+  refused=$(grep -c 'only the host device is available' "$w/bundle-run.out")
+  bad='^  | .*\(GLIBC_\|GLIBCXX_\|GFORTRAN_\|cannot open shared\|No such file\)'
+  if grep -q "$bad" "$w/bundle-run.out"; then
+    echo "FAIL: gcc14: GPU bundle part: a program does not start: $(grep -m 1 "$bad" "$w/bundle-run.out")"
+  elif ! grep -q '^FAIL: gcc14-io ' "$w/bundle-run.out" || test "$refused" -lt 10; then
+    echo "FAIL: gcc14: GPU bundle part: its $n programs did not refuse host fallback ($refused did)"
+  else
+    echo "PASS: gcc14: GPU bundle part: $n programs, which start from the bundle and refuse host fallback ($refused; OpenACC falls back)"
+  fi
+fi

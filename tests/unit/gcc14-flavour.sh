@@ -13,6 +13,12 @@
 # Environment: TOP, STAGE (the GCC 12 stage; the GCC 14 one is beside it
 # in gcc-14/stage), WORK, PTXAS, NVLINK, PTX_EXTRACT.
 stage14=$(dirname "$STAGE")/gcc-14/stage
+# make check records there that make gcc14 failed: what is staged, if
+# anything, is not what this tree builds.
+if test -f "$(dirname "$STAGE")/gcc-14/build-failed"; then
+  echo "FAIL: gcc14: $(cat "$(dirname "$STAGE")/gcc-14/build-failed") ($(basename "$0"))"
+  exit 0
+fi
 w=$WORK/gcc14
 rm -rf "$w"; mkdir -p "$w"
 if ! test -x "$stage14/bin/gomp-gcc"; then

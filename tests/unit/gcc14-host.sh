@@ -8,6 +8,12 @@
 # lines say "gcc14:".  Environment: TOP, STAGE (the GCC 12 stage; the
 # GCC 14 one is beside it in gcc-14/stage), WORK, HOST_CC.
 b=$(dirname "$STAGE")/gcc-14
+# make check records there that make gcc14 failed: what is staged, if
+# anything, is not what this tree builds.
+if test -f "$(dirname "$STAGE")/gcc-14/build-failed"; then
+  echo "FAIL: gcc14: $(cat "$(dirname "$STAGE")/gcc-14/build-failed") ($(basename "$0"))"
+  exit 0
+fi
 if ! test -x "$b/stage/bin/gomp-gcc" || ! test -f "$b/gcc-src/libgomp/libgomp-plugin.h"; then
   echo "UNSUPPORTED: gcc14: host side: no GCC 14 flavour built ($b; make gcc14)"
   exit 0

@@ -57,9 +57,9 @@ extern int64_t gomp_host_call_invoke (const char *, void *, size_t, int *,
 				      int);
 /* Reverse offload (target-rev.c).  */
 extern int gomp_target_rev_check (const unsigned char *, size_t, uint64_t,
-				  uint64_t, size_t *);
+				  uint64_t, int64_t, size_t *);
 extern int gomp_target_rev_serve (int, unsigned char *, size_t, uint64_t,
-				  uint64_t, size_t *);
+				  uint64_t, int64_t, size_t *);
 
 #define HS_NAME_MAX	256
 
@@ -903,8 +903,9 @@ static void
 hs_do_target_rev (struct gomp_host_service *s, struct hs_ctx *c)
 {
   uint64_t idlen = (uint64_t) c->arg[0], mapnum = (uint64_t) c->arg[1];
+  int64_t by = c->arg[2];
   size_t out_max, out_len = 0;
-  int err = gomp_target_rev_check (c->stage, c->stage_len, idlen, mapnum,
+  int err = gomp_target_rev_check (c->stage, c->stage_len, idlen, mapnum, by,
 				   &out_max);
   if (err == 0
       && !gomp_hs_reserve (s, c, out_max > c->stage_len ? out_max
@@ -912,7 +913,7 @@ hs_do_target_rev (struct gomp_host_service *s, struct hs_ctx *c)
     err = ENOMEM;
   if (err == 0)
     err = gomp_target_rev_serve (s->target_id, c->stage, c->stage_len, idlen,
-				 mapnum, &out_len);
+				 mapnum, by, &out_len);
   if (err)
     {
       gomp_hs_fail (c, err);

@@ -228,9 +228,14 @@ struct gomp_hs_timespec
 };
 
 /* TARGET_REV runs an OpenMP target region with device(ancestor: 1) on
-   the host.  ARG0 is the length of the region's identity with its NUL,
-   ARG1 the number of map entries.  Input: the identity, padded with NULs
-   to a multiple of 8 bytes; ARG1 struct gomp_hs_rev_map; then, in entry
+   the host.  ARG0 is the length of the region's identity, ARG1 the
+   number of map entries, ARG2 what the identity is: 0, a string (the
+   name GCC 12 with this project's compiler patches gives the region),
+   ARG0 counting its NUL; GOMP_HS_REV_BY_FN, the 8-byte device address of
+   the region's function (what GCC 14 passes to the device's
+   GOMP_target_ext), ARG0 8, which the host finds in the function tables
+   of the images loaded on the device it serves.  Input: the identity,
+   padded with NULs to a multiple of 8 bytes; ARG1 struct gomp_hs_rev_map; then, in entry
    order, the SIZE bytes at ADDR of every entry that carries data to the
    host (gomp_hs_rev_sends).  Output: a bit set of ARG1 bits in 8-byte
    words (bit I of word I / 64: entry I's bytes follow), then those
@@ -248,6 +253,9 @@ struct gomp_hs_rev_map
 };
 
 _Static_assert (sizeof (struct gomp_hs_rev_map) == 24, "rev map layout");
+
+/* TARGET_REV's ARG2: the identity is a device function address.  */
+#define GOMP_HS_REV_BY_FN		1
 
 /* Map kinds (include/gomp-constants.h) a reverse-offload region may
    have, and which of them move data.  */

@@ -31,7 +31,7 @@
    ERR): hs_callv of host-service-client.h for device D.
 
    One GOMP_HS_OP_TARGET_REV call carries the whole region: the identity
-   the compiler gave it, the map entries as GOMP_target_rev received
+   the compiler gave it (a name, or its function's device address), the map entries as GOMP_target_rev received
    them, and the bytes of the entries that go to the host, each straight
    from where it lives (the call's input segments); the host decides
    which entries come back (present on the device or not, "always" or
@@ -85,13 +85,15 @@ hs_rev_more (struct hs_sink *sink)
       }
 }
 
-/* Run the region ID on the host with the map entries ADDRS, SIZES, KINDS
-   (MAPNUM of them).  Returns 0, or the errno why it did not run (the
-   host's, or GOMP_HS_EPROTO for a reply that does not add up).  */
+/* Run the region whose identity is the IDLEN bytes at ID (of the form
+   BY, TARGET_REV's ARG2) on the host with the map entries ADDRS, SIZES,
+   KINDS (MAPNUM of them).  Returns 0, or the errno why it did not run
+   (the host's, or GOMP_HS_EPROTO for a reply that does not add up).  */
 
 static int32_t
-hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
-	       void **addrs, const size_t *sizes, const unsigned short *kinds)
+hs_target_rev_call (struct gomp_hs_device *d, const void *id, uint64_t idlen,
+		    int64_t by, uint64_t mapnum, void **addrs,
+		    const size_t *sizes, const unsigned short *kinds)
 {
   static const unsigned char zeros[8];
   struct gomp_hs_rev_map map_l[HS_REV_LOCAL];
@@ -100,7 +102,7 @@ hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
   struct gomp_hs_rev_map *map = map_l;
   struct hs_seg *in = in_l, *out = out_l;
   uint64_t *bits = bits_l;
-  uint64_t idlen = __builtin_strlen (id) + 1, i, words, got = 0;
+  uint64_t i, words, got = 0;
   unsigned nin = 0;
   void *heap = NULL;
   int64_t args[4];
@@ -159,7 +161,7 @@ hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
 
   args[0] = (int64_t) idlen;
   args[1] = (int64_t) mapnum;
-  args[2] = 0;
+  args[2] = by;
   args[3] = 0;
   hs_rev_callv (d, GOMP_HS_OP_TARGET_REV, args, in, nin, &sink, &got, &err);
   if (err == 0)
@@ -172,6 +174,28 @@ hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
     }
   __builtin_free (heap);
   return err;
+}
+
+/* The region named ID (GCC 12's GOMP_target_rev).  */
+
+static inline int32_t
+hs_target_rev (struct gomp_hs_device *d, const char *id, uint64_t mapnum,
+	       void **addrs, const size_t *sizes, const unsigned short *kinds)
+{
+  return hs_target_rev_call (d, id, __builtin_strlen (id) + 1, 0, mapnum,
+			     addrs, sizes, kinds);
+}
+
+/* The region whose function is at device address FN (GCC 14's
+   GOMP_target_ext for device(ancestor: 1)).  */
+
+static inline int32_t
+hs_target_rev_fn (struct gomp_hs_device *d, uint64_t fn, uint64_t mapnum,
+		  void **addrs, const size_t *sizes,
+		  const unsigned short *kinds)
+{
+  return hs_target_rev_call (d, &fn, sizeof fn, GOMP_HS_REV_BY_FN, mapnum,
+			     addrs, sizes, kinds);
 }
 
 #endif /* GOMP_TARGET_REV_CLIENT_H */

@@ -41,13 +41,22 @@
    table (never by an address from the device), gives every map entry
    host storage by OpenMP's rules, runs the function, and replies with
    the bytes that go back.  Regions from different device threads are
-   served by different workers, side by side.  */
+   served by different workers, side by side.
+
+   GCC 14 compiles such a region as upstream GCC does: the device calls
+   GOMP_target_ext with the device address of the region's function in
+   its image's function table.  That identity (GOMP_HS_REV_BY_FN) is
+   looked up in the tables that target.c gives gomp_target_rev_fns_add
+   for each image it loads on the device (the device addresses from the
+   plugin, the host functions from the image's host table), so again
+   only a function that a table lists is ever called.  */
 
 #include "libgomp.h"
 #include "host-service.h"
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,9 +87,12 @@ void GOMP_target_rev_unregister (const void *const *);
 void GOMP_target_rev (const char *, int, size_t, void **, size_t *,
 		      unsigned short *);
 int gomp_target_rev_check (const unsigned char *, size_t, uint64_t, uint64_t,
-			   size_t *);
+			   int64_t, size_t *);
 int gomp_target_rev_serve (int, unsigned char *, size_t, uint64_t, uint64_t,
-			   size_t *);
+			   int64_t, size_t *);
+void gomp_target_rev_fns_add (int, const void *, size_t, const uint64_t *,
+			      void *const *);
+void gomp_target_rev_fns_remove (int, const void *);
 
 typedef void (*rev_fn) (void *);
 
@@ -150,6 +162,97 @@ rev_find (const char *id)
   return fn;
 }
 
+/* The regions of GCC 14's images (GOMP_HS_REV_BY_FN): for an image
+   loaded on the device its plugin numbers TARGET_ID, N pairs of the
+   device address of a function of the image's table and the host
+   function it stands for, told by target.c when it loads the image
+   (gomp_target_rev_fns_add) and forgotten when it unloads it.  The
+   device names a region by its function's device address; the host only
+   ever calls a function that these tables list.  rev_lock is held only
+   to look up or change the tables, never while the device is waited
+   for, so a region never waits for a lock that a host thread holds
+   while it waits for the kernel (as devicep->lock may be).  */
+
+struct rev_fns
+{
+  int target_id;
+  const void *image;
+  size_t n;
+  uint64_t *dev;
+  rev_fn *host;
+  struct rev_fns *next;
+};
+
+static struct rev_fns *rev_fn_tables;
+
+void
+gomp_target_rev_fns_add (int target_id, const void *image, size_t n,
+			 const uint64_t *dev, void *const *host)
+{
+  struct rev_fns *t;
+  size_t i;
+  if (n == 0)
+    return;
+  t = malloc (sizeof *t + n * (sizeof *t->dev + sizeof *t->host));
+  if (t == NULL)
+    gomp_fatal ("reverse offload: out of memory registering an image's"
+		" regions");
+  t->target_id = target_id;
+  t->image = image;
+  t->n = n;
+  t->dev = (uint64_t *) (t + 1);
+  t->host = (rev_fn *) (t->dev + n);
+  for (i = 0; i < n; i++)
+    {
+      t->dev[i] = dev[i];
+      t->host[i] = (rev_fn) host[i];
+    }
+  pthread_mutex_lock (&rev_lock);
+  t->next = rev_fn_tables;
+  rev_fn_tables = t;
+  pthread_mutex_unlock (&rev_lock);
+}
+
+void
+gomp_target_rev_fns_remove (int target_id, const void *image)
+{
+  struct rev_fns **l, *t = NULL;
+  pthread_mutex_lock (&rev_lock);
+  for (l = &rev_fn_tables; *l; l = &(*l)->next)
+    if ((*l)->target_id == target_id && (*l)->image == image)
+      {
+	t = *l;
+	*l = t->next;
+	break;
+      }
+  pthread_mutex_unlock (&rev_lock);
+  free (t);
+}
+
+/* The host function of the region whose function is at device address
+   ADDR on device TARGET_ID, or NULL.  Address 0 is never a region's.  */
+
+static rev_fn
+rev_find_fn (int target_id, uint64_t addr)
+{
+  struct rev_fns *t;
+  rev_fn fn = NULL;
+  size_t i;
+  if (addr == 0 || target_id < 0)
+    return NULL;
+  pthread_mutex_lock (&rev_lock);
+  for (t = rev_fn_tables; t && fn == NULL; t = t->next)
+    if (t->target_id == target_id)
+      for (i = 0; i < t->n; i++)
+	if (t->dev[i] == addr)
+	  {
+	    fn = t->host[i];
+	    break;
+	  }
+  pthread_mutex_unlock (&rev_lock);
+  return fn;
+}
+
 static size_t
 rev_align (unsigned short kind)
 {
@@ -202,7 +305,8 @@ GOMP_target_rev (const char *id, int device, size_t mapnum, void **hostaddrs,
 }
 
 /* Serving the device.  The input of a GOMP_HS_OP_TARGET_REV call (see
-   host-service.h) is IN/IN_LEN, with ARG0 IDLEN and ARG1 MAPNUM.  */
+   host-service.h) is IN/IN_LEN, with ARG0 IDLEN, ARG1 MAPNUM and ARG2
+   BY.  */
 
 struct rev_layout
 {
@@ -213,15 +317,20 @@ struct rev_layout
 
 static int
 rev_layout (const unsigned char *in, size_t in_len, uint64_t idlen,
-	    uint64_t mapnum, struct rev_layout *l)
+	    uint64_t mapnum, int64_t by, struct rev_layout *l)
 {
   uint64_t i, sent = 0, back = 0, temp = 0;
-  if (idlen < 2 || idlen > REV_ID_MAX || mapnum > REV_MAPNUM_MAX)
+  if (by == GOMP_HS_REV_BY_FN ? idlen != sizeof (uint64_t)
+      : by != 0 || idlen < 2 || idlen > REV_ID_MAX)
+    return EINVAL;
+  if (mapnum > REV_MAPNUM_MAX)
     return EINVAL;
   l->maps = (idlen + 7) & ~(uint64_t) 7;
   l->data = l->maps + mapnum * sizeof (struct gomp_hs_rev_map);
-  if (in_len < l->data || in[idlen - 1] != '\0'
-      || strlen ((const char *) in) != idlen - 1)
+  if (in_len < l->data)
+    return EINVAL;
+  if (by == 0 && (in[idlen - 1] != '\0'
+		  || strlen ((const char *) in) != idlen - 1))
     return EINVAL;
   for (i = 0; i < mapnum; i++)
     {
@@ -264,10 +373,10 @@ rev_layout (const unsigned char *in, size_t in_len, uint64_t idlen,
 
 int
 gomp_target_rev_check (const unsigned char *in, size_t in_len, uint64_t idlen,
-		       uint64_t mapnum, size_t *out_max)
+		       uint64_t mapnum, int64_t by, size_t *out_max)
 {
   struct rev_layout l;
-  int err = rev_layout (in, in_len, idlen, mapnum, &l);
+  int err = rev_layout (in, in_len, idlen, mapnum, by, &l);
   if (err == 0)
     *out_max = l.out_max;
   else if (err == EMSGSIZE)
@@ -317,26 +426,42 @@ rev_translate (int target_id, struct rev_item *it, uint64_t n, uint64_t addr,
 
 int
 gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
-		       uint64_t idlen, uint64_t mapnum, size_t *out_len)
+		       uint64_t idlen, uint64_t mapnum, int64_t by,
+		       size_t *out_len)
 {
   struct rev_layout l;
   struct rev_item *it;
   void **addrs;
-  uint64_t i, *bits;
+  uint64_t i, *bits, fn_addr = 0;
   size_t off;
   rev_fn fn;
-  int err = rev_layout (in, in_len, idlen, mapnum, &l);
+  char name[40];
+  int err = rev_layout (in, in_len, idlen, mapnum, by, &l);
 
   if (err)
     return err;
-  fn = rev_find ((const char *) in);
+  if (by == GOMP_HS_REV_BY_FN)
+    {
+      memcpy (&fn_addr, in, sizeof fn_addr);
+      snprintf (name, sizeof name, "at device address %#llx",
+		(unsigned long long) fn_addr);
+      fn = rev_find_fn (target_id, fn_addr);
+    }
+  else
+    fn = rev_find ((const char *) in);
   if (fn == NULL)
     {
-      gomp_error ("reverse offload: no host function for region %s (was"
-		  " its translation unit compiled by gomp-gcc?)",
-		  (const char *) in);
+      if (by == GOMP_HS_REV_BY_FN)
+	gomp_error ("reverse offload: no host function for the region %s"
+		    " in the images loaded on device %d", name, target_id);
+      else
+	gomp_error ("reverse offload: no host function for region %s (was"
+		    " its translation unit compiled by gomp-gcc?)",
+		    (const char *) in);
       return ENOENT;
     }
+  if (by != GOMP_HS_REV_BY_FN)
+    snprintf (name, sizeof name, "%.39s", (const char *) in);
   it = calloc (mapnum ? mapnum : 1, sizeof *it + sizeof *addrs);
   if (it == NULL)
     goto nomem;
@@ -393,7 +518,7 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
       goto nomap;
 
   gomp_debug (0, "reverse offload: running %s with %llu map entries\n",
-	      (const char *) in, (unsigned long long) mapnum);
+	      name, (unsigned long long) mapnum);
   /* The kernel waits for this: no device work may start from here.  */
   gomp_host_call_enter ();
   fn (addrs);
@@ -423,15 +548,14 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
   return err;
 
  nomem:
-  gomp_error ("reverse offload: out of host memory for region %s",
-	      (const char *) in);
+  gomp_error ("reverse offload: out of host memory for region %s", name);
   err = ENOMEM;
   goto out;
 
  nomap:
   gomp_error ("reverse offload: region %s: the host ran out of memory"
 	      " for its index of the device's mappings, so what is present"
-	      " there is unknown", (const char *) in);
+	      " there is unknown", name);
   err = ENOMEM;
   goto out;
 }

@@ -43,6 +43,9 @@ extern void GOMP_target_rev (const char *, int, size_t, void **, size_t *,
 extern void gomp_target_rev_map_add (int, uintptr_t, uintptr_t, uintptr_t);
 extern void gomp_target_rev_map_remove (int, uintptr_t, uintptr_t);
 extern int gomp_target_rev_present (int, uintptr_t, size_t, void **);
+extern void gomp_target_rev_fns_add (int, const void *, size_t,
+				     const uint64_t *, void *const *);
+extern void gomp_target_rev_fns_remove (int, const void *);
 
 static int failures, checks;
 
@@ -1772,6 +1775,9 @@ test_exit (int reader)
 
 static int rev_runs;
 
+/* The plugin's number for the simulated device, where a test needs one.  */
+enum { REV_TID = 7, REV_N = 16, REV_MAPPED = 15 };
+
 /* The body of a region with the entries of rev_call below.  */
 
 static void
@@ -1802,10 +1808,25 @@ rev_body (void *data)
 static const char rev_id[] = "rev_body@hs-sim.c#1";
 static const void *const rev_table[] = { rev_id, (const void *) rev_body };
 
-/* Run rev_body through host services: N doubles in ARR.  */
+/* Listed in an image's table beside rev_body, never a region's body
+   here.  */
+
+static int rev_unused_runs;
+
+static void
+rev_body_unused (void *data)
+{
+  (void) data;
+  __atomic_add_fetch (&rev_unused_runs, 1, __ATOMIC_RELAXED);
+}
+
+/* Run rev_body through host services: N doubles in ARR; the region
+   named ID, or, where ID is NULL, the one whose function is at device
+   address FN (GCC 14's form).  */
 
 static int32_t
-rev_call (struct sim *s, const char *id, size_t n, double *arr, int *x)
+rev_call_any (struct sim *s, const char *id, uint64_t fn, size_t n,
+	      double *arr, int *x)
 {
   int fp = 7;
   unsigned char out[64], scratch[64];
@@ -1822,12 +1843,19 @@ rev_call (struct sim *s, const char *id, size_t n, double *arr, int *x)
   memset (out, 0x55, sizeof out);
   memset (scratch, 0x66, sizeof scratch);
   *x = (int) (n << 8);
-  err = hs_target_rev (s->dev, id, 6, addrs, sizes, kinds);
+  err = id ? hs_target_rev (s->dev, id, 6, addrs, sizes, kinds)
+	   : hs_target_rev_fn (s->dev, fn, 6, addrs, sizes, kinds);
   if (err == 0)
     for (i = 0; i < 64; i++)
       if (out[i] != (unsigned char) (i + 7) || scratch[i] != 0x66)
 	return -1;
   return err == 0 && fp != 7 ? -2 : err;
+}
+
+static int32_t
+rev_call (struct sim *s, const char *id, size_t n, double *arr, int *x)
+{
+  return rev_call_any (s, id, 0, n, arr, x);
 }
 
 /* Regions that must all be running at once to finish quickly: each
@@ -1920,6 +1948,7 @@ test_target_rev (size_t max)
   check (err == ENOENT && rev_runs == 1,
 	 "reverse offload: an unknown region is refused (ENOENT), not run");
 
+
   {
     /* Hand-made requests: a kind the host must refuse, bytes that do not
        add up, an identity without its NUL.  */
@@ -1964,6 +1993,61 @@ test_target_rev (size_t max)
     check (bad == 0 && rev_runs == 1 + T * 200,
 	   "reverse offload: %d device threads x 200 regions over 4 ports,"
 	   " all run once, all results right", T);
+  }
+
+  {
+    /* GCC 14's form: the region named by its function's device address,
+       which the host finds in the function tables of the images loaded
+       on the device it serves, and nowhere else.  */
+    static const uint64_t dev_a[2] = { 0x7f0000001000, 0x7f0000002000 };
+    static const uint64_t dev_b[1] = { 0x7f0000003000 };
+    void *const host_a[2] = { (void *) rev_body_unused, (void *) rev_body };
+    void *const host_b[1] = { (void *) rev_body };
+    int image_a, image_b, good = 1, runs0 = rev_runs;
+    GOMP_PLUGIN_host_service_device (s.server, REV_TID);
+    gomp_target_rev_fns_add (REV_TID, &image_a, 2, dev_a, host_a);
+    gomp_target_rev_fns_add (REV_TID + 1, &image_b, 1, dev_b, host_b);
+    for (i = 0; i < 4; i++)
+      arr[i] = (double) i;
+    err = rev_call_any (&s, NULL, dev_a[1], 4, arr, &x);
+    for (i = 0; i < 4; i++)
+      good &= arr[i] == 2.0 * i + 3;
+    check (err == 0 && good && rev_runs == runs0 + 1 && rev_unused_runs == 0,
+	   "reverse offload by function address: the image's entry for it"
+	   " runs, with its data there and back");
+    err = rev_call_any (&s, NULL, dev_b[0], 4, arr, &x);
+    check (err == ENOENT && rev_runs == runs0 + 1,
+	   "reverse offload by function address: a function of another"
+	   " device's image is refused (ENOENT)");
+    err = rev_call_any (&s, NULL, dev_a[1] + 8, 4, arr, &x);
+    check (err == ENOENT && rev_runs == runs0 + 1,
+	   "reverse offload by function address: an address no table lists"
+	   " is refused, never called");
+    err = rev_call_any (&s, NULL, 0, 4, arr, &x);
+    check (err == ENOENT && rev_runs == runs0 + 1,
+	   "reverse offload by function address: address 0 is refused");
+    {
+      unsigned char req[8];
+      uint64_t got;
+      memcpy (req, &dev_a[1], 8);
+      sim_call (&s, GOMP_HS_OP_TARGET_REV, 4, 0, GOMP_HS_REV_BY_FN, req, 8,
+		NULL, 0, &got, &err);
+      check (err == EINVAL && rev_runs == runs0 + 1,
+	     "reverse offload by function address: an identity of 4 bytes"
+	     " refused");
+      sim_call (&s, GOMP_HS_OP_TARGET_REV, 8, 0, 2, req, 8, NULL, 0, &got,
+		&err);
+      check (err == EINVAL && rev_runs == runs0 + 1,
+	     "reverse offload: an identity of an unknown form (ARG2 2)"
+	     " refused");
+    }
+    gomp_target_rev_fns_remove (REV_TID, &image_a);
+    err = rev_call_any (&s, NULL, dev_a[1], 4, arr, &x);
+    check (err == ENOENT && rev_runs == runs0 + 1,
+	   "reverse offload by function address: refused once its image is"
+	   " unloaded");
+    gomp_target_rev_fns_remove (REV_TID + 1, &image_b);
+    GOMP_PLUGIN_host_service_device (s.server, -1);
   }
 
   {
@@ -2021,7 +2105,6 @@ test_target_rev (size_t max)
    so a lookup that waited for the lock would wait for ever (before
    issue 16, target.c's lookup gave up after 5 s with gomp_fatal).  */
 
-enum { REV_TID = 7, REV_N = 16, REV_MAPPED = 15 };
 
 /* The host's original and the device's copy of an item of REV_MAPPED
    ints (one more for an entry that runs past it), and of a second item.  */

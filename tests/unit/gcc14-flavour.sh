@@ -325,6 +325,27 @@ for t in c:libgomp.c-c++-common/reverse-offload-1.c c:libgomp.c-c++-common/rever
     echo "FAIL: gcc14: upstream ${t#*:} ($lang) does not build: $(why "$up/$name.log")"
     continue
   fi
+  # A reverse-offload region's GOMP_target_ext goes through host
+  # services (gomp_target_rev_fn), and the PTX is valid.  (The C
+  # reverse-offload-2.c has its region on the host, outside any target
+  # region: no device code calls GOMP_target_ext.)
+  case $src in
+    */reverse-offload-2.c) ;;
+    */reverse-offload-*)
+      if grep -qi 'omp target device *( *ancestor' "$src"; then
+	rm -rf "$up/$name.ptx"; mkdir "$up/$name.ptx"
+	"$PTX_EXTRACT" "$up/$name" "$up/$name.ptx" > /dev/null 2>&1
+	m=$(grep -l '^// BEGIN GLOBAL FUNCTION DEF: gomp_target_rev_fn$' "$up/$name.ptx"/module-*.ptx 2>/dev/null)
+	if test -z "$m" || ! grep -q '__gomp_host_service' $m \
+	   || ! grep -l 'call.*gomp_target_rev_fn' "$up/$name.ptx"/module-*.ptx > /dev/null; then
+	  echo "FAIL: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext does not call gomp_target_rev_fn, or it is not the host-service client"
+	elif why=$(ptx_links "$up/$name.ptx"); then
+	  echo "PASS: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext tries host services first (gomp_target_rev_fn)${PTXAS:+; PTX valid}"
+	else
+	  echo "FAIL: gcc14: upstream ${t#*:} ($lang): $why"
+	fi
+      fi ;;
+  esac
   if grep -q 'dg-do link' "$src"; then
     echo "PASS: gcc14: upstream ${t#*:} ($lang) links (GCC: an expected failure for nvptx)"
     continue

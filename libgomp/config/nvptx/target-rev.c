@@ -59,8 +59,14 @@
 
 /* Referenced by every image that has a reverse-offload region: the
    plugin refuses to load such an image when host services are off,
-   rather than let its first region fail.  */
+   rather than let its first region fail.  Not with GCC 14, whose
+   regions go through GCC's own reverse offload then
+   (gomp_target_rev_fn below), and whose GOMP_target_ext (in every image
+   with such regions) links this file.  The one difference between the
+   GCC flavours in this file.  */
+#if __GNUC__ < 14
 int __gomp_target_rev_used = 1;
+#endif
 
 void
 GOMP_target_rev (const char *id, int device, size_t mapnum, void **hostaddrs,
@@ -85,6 +91,53 @@ GOMP_target_rev (const char *id, int device, size_t mapnum, void **hostaddrs,
   /* The host has said why for the errors it found.  */
   if (err == GOMP_HS_ENOSYS || err == GOMP_HS_EPROTO
       || err == GOMP_HS_ENOMEM)
+    write (2, failed, sizeof failed - 1);
+  __builtin_trap ();
+}
+
+/* GCC 14 compiles a region with device(ancestor: 1) as upstream GCC
+   does: the device calls GOMP_target_ext with the device address FN of
+   the region's function in its image's function table, and the entries
+   as GOMP_target_ext receives them (config/nvptx/target.c, patched by
+   patches/14/libgomp-0004).  Returns true when the region ran on the
+   host through host services, named by FN (GOMP_HS_REV_BY_FN), as
+   GOMP_target_rev above runs GCC 12's: the same client, the same
+   lanes and ports, no lock of its own, as many regions in flight as
+   there are device threads.  Returns false, having sent nothing, when
+   the region has a map kind that the host does not serve this way
+   (Fortran's descriptors and pointers, attachments, "present") or host
+   services are off, which leaves it to GCC 14's own reverse offload.  */
+
+bool
+gomp_target_rev_fn (uint64_t fn, size_t mapnum, void **hostaddrs,
+		    size_t *sizes, unsigned short *kinds)
+{
+  static const char failed[] = "libgomp: a reverse-offload region could "
+    "not run on the host (out of device memory, or a malformed reply)\n";
+  int32_t err;
+  size_t i;
+
+  for (i = 0; i < mapnum; i++)
+    switch (kinds[i] & 0xff)
+      {
+      case GOMP_HS_REV_ALLOC: case GOMP_HS_REV_TO: case GOMP_HS_REV_FROM:
+      case GOMP_HS_REV_TOFROM: case GOMP_HS_REV_FIRSTPRIVATE:
+      case GOMP_HS_REV_FIRSTPRIVATE_INT: case GOMP_HS_REV_ZERO_LEN_ARRAY:
+      case GOMP_HS_REV_ALWAYS_TO: case GOMP_HS_REV_ALWAYS_FROM:
+      case GOMP_HS_REV_ALWAYS_TOFROM:
+	break;
+      default:
+	return false;
+      }
+  err = hs_target_rev_fn (&__gomp_host_service, fn, mapnum, hostaddrs, sizes,
+			  kinds);
+  if (err == 0)
+    return true;
+  /* Nothing was sent: host services are off for this image.  */
+  if (err == GOMP_HS_ENOSYS)
+    return false;
+  /* The host has said why for the errors it found.  */
+  if (err == GOMP_HS_EPROTO || err == GOMP_HS_ENOMEM)
     write (2, failed, sizeof failed - 1);
   __builtin_trap ();
 }

@@ -36,13 +36,7 @@ build io gomp-gcc -fopenmp gcc14-io.c
 echo 'gcc14-io: on the device, fprintf 10, read back "device 14"' > "$dest/tests/io.expect"
 build write gomp-gfortran -fopenmp gcc14-write.f90
 echo 'gcc14-write: from the device: 14' > "$dest/tests/write.expect"
-for t in c:libgomp.c-c++-common/reverse-offload-1.c c:libgomp.c-c++-common/reverse-offload-2.c \
-	 c:libgomp.c/target-print-1.c acc:libgomp.oacc-c/print-1.c \
-	 f:libgomp.fortran/reverse-offload-1.f90 f:libgomp.fortran/reverse-offload-2.f90 \
-	 f:libgomp.fortran/reverse-offload-3.f90 f:libgomp.fortran/reverse-offload-4.f90 \
-	 f:libgomp.fortran/reverse-offload-5.f90 f:libgomp.fortran/reverse-offload-5a.f90 \
-	 f:libgomp.fortran/reverse-offload-6.f90 f:libgomp.fortran/target-print-1-nvptx.f90 \
-	 facc:libgomp.oacc-fortran/print-1-nvptx.f90; do
+for t in $(grep -v -e '^#' -e '^cxx:' "$top/tests/upstream/gcc14-tests.txt"); do
   lang=${t%%:*} rel=${t#*:}
   s=$ts/$rel
   name=up-$lang-$(basename "$s" | sed 's/\.[^.]*$//')

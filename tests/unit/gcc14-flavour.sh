@@ -290,14 +290,7 @@ fi
 ts=$(dirname "$STAGE")/gcc-14/gcc-src/libgomp/testsuite
 up=$w/upstream
 rm -rf "$up"; mkdir -p "$up"
-for t in c:libgomp.c-c++-common/reverse-offload-1.c c:libgomp.c-c++-common/reverse-offload-2.c \
-	 cxx:libgomp.c-c++-common/reverse-offload-1.c cxx:libgomp.c-c++-common/reverse-offload-2.c \
-	 c:libgomp.c/target-print-1.c acc:libgomp.oacc-c/print-1.c \
-	 f:libgomp.fortran/reverse-offload-1.f90 f:libgomp.fortran/reverse-offload-2.f90 \
-	 f:libgomp.fortran/reverse-offload-3.f90 f:libgomp.fortran/reverse-offload-4.f90 \
-	 f:libgomp.fortran/reverse-offload-5.f90 f:libgomp.fortran/reverse-offload-5a.f90 \
-	 f:libgomp.fortran/reverse-offload-6.f90 f:libgomp.fortran/target-print-1-nvptx.f90 \
-	 facc:libgomp.oacc-fortran/print-1-nvptx.f90; do
+for t in $(grep -v '^#' "$TOP/tests/upstream/gcc14-tests.txt"); do
   lang=${t%%:*} src=$ts/${t#*:}
   name=$lang-$(basename "$src" | sed 's/\.[^.]*$//')
   if ! test -f "$src"; then

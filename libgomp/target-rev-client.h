@@ -31,9 +31,10 @@
    ERR): hs_callv of host-service-client.h for device D.
 
    One GOMP_HS_OP_TARGET_REV call carries the whole region: the identity
-   the compiler gave it (a name, or its function's device address), the map entries as GOMP_target_rev received
-   them, and the bytes of the entries that go to the host, each straight
-   from where it lives (the call's input segments); the host decides
+   the compiler gave it (a name, or its function's device address), the
+   map entries as GOMP_target_rev received them, and the bytes of the
+   entries that go to the host, each straight from where it lives (the
+   call's input segments); the host decides
    which entries come back (present on the device or not, "always" or
    not: target-rev.c), says so in a bit set at the head of its output,
    and the entries' bytes are stored straight where they belong (the

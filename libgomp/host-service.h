@@ -258,39 +258,123 @@ _Static_assert (sizeof (struct gomp_hs_rev_map) == 24, "rev map layout");
 #define GOMP_HS_REV_BY_FN		1
 
 /* Map kinds (include/gomp-constants.h) a reverse-offload region may
-   have, and which of them move data.  */
+   have, as gomp_hs_rev_kind gives them, and which of them move data.
+   Both flavours' compilers emit them for a target construct; GCC 12
+   has none of the "present" kinds.  */
 #define GOMP_HS_REV_ALLOC		0
 #define GOMP_HS_REV_TO			1
 #define GOMP_HS_REV_FROM		2
 #define GOMP_HS_REV_TOFROM		3
+#define GOMP_HS_REV_POINTER		4
+#define GOMP_HS_REV_TO_PSET		5
+#define GOMP_HS_REV_FORCE_PRESENT	6
+#define GOMP_HS_REV_DELETE		7
 #define GOMP_HS_REV_FIRSTPRIVATE	12
 #define GOMP_HS_REV_FIRSTPRIVATE_INT	13
 #define GOMP_HS_REV_ZERO_LEN_ARRAY	15
 #define GOMP_HS_REV_ALWAYS_TO		17
 #define GOMP_HS_REV_ALWAYS_FROM		18
 #define GOMP_HS_REV_ALWAYS_TOFROM	19
+#define GOMP_HS_REV_RELEASE		23
+#define GOMP_HS_REV_STRUCT		28
+#define GOMP_HS_REV_ALWAYS_POINTER	29
+#define GOMP_HS_REV_POINTER_ZERO_LEN	30
+#define GOMP_HS_REV_DELETE_ZERO_LEN	31
+#define GOMP_HS_REV_ATTACH		80
+#define GOMP_HS_REV_ATTACH_ZERO_LEN	82
+#define GOMP_HS_REV_FORCE_ALLOC		128
+#define GOMP_HS_REV_FORCE_TO		129
+#define GOMP_HS_REV_FORCE_FROM		130
+#define GOMP_HS_REV_FORCE_TOFROM	131
+#define GOMP_HS_REV_ALWAYS_PRESENT_TO	149
+#define GOMP_HS_REV_ALWAYS_PRESENT_FROM	150
+#define GOMP_HS_REV_ALWAYS_PRESENT_TOFROM 151
 
+/* The kind entry KIND is served as: its low byte, less the mark GCC
+   gives a map it made implicitly (bits 5 and 6 alone among the special
+   bits 2-7).  */
+static inline uint32_t
+gomp_hs_rev_kind (uint32_t kind)
+{
+  kind &= 0xff;
+  return (kind & 0xfc) == 0x60 ? kind & ~(uint32_t) 0x60 : kind;
+}
+
+/* How the host serves an entry of kind KIND (gomp_hs_rev_kind): 0, a
+   kind it refuses; GOMP_HS_REV_DATA, SIZE bytes at ADDR (what the kind
+   moves: gomp_hs_rev_sends, gomp_hs_rev_receives); GOMP_HS_REV_PTR, a
+   pointer at ADDR whose target is mapped SIZE bytes past what it holds
+   (SIZE is the bias); GOMP_HS_REV_GROUP, the SIZE entries after it are
+   the mapped members of a structure at ADDR; GOMP_HS_REV_NONE, nothing
+   at ADDR (a value, or a zero-length section: SIZE is 0).  One list for
+   the device, which leaves a region with a refused kind to GCC's own
+   reverse offload where there is one, and the host, which refuses
+   it.  */
+#define GOMP_HS_REV_DATA		1
+#define GOMP_HS_REV_PTR			2
+#define GOMP_HS_REV_GROUP		3
+#define GOMP_HS_REV_NONE		4
+
+static inline int
+gomp_hs_rev_class (uint32_t kind)
+{
+  switch (kind)
+    {
+    case GOMP_HS_REV_ALLOC: case GOMP_HS_REV_TO: case GOMP_HS_REV_FROM:
+    case GOMP_HS_REV_TOFROM: case GOMP_HS_REV_TO_PSET:
+    case GOMP_HS_REV_FORCE_PRESENT: case GOMP_HS_REV_DELETE:
+    case GOMP_HS_REV_FIRSTPRIVATE: case GOMP_HS_REV_ALWAYS_TO:
+    case GOMP_HS_REV_ALWAYS_FROM: case GOMP_HS_REV_ALWAYS_TOFROM:
+    case GOMP_HS_REV_RELEASE: case GOMP_HS_REV_FORCE_ALLOC:
+    case GOMP_HS_REV_FORCE_TO: case GOMP_HS_REV_FORCE_FROM:
+    case GOMP_HS_REV_FORCE_TOFROM: case GOMP_HS_REV_ALWAYS_PRESENT_TO:
+    case GOMP_HS_REV_ALWAYS_PRESENT_FROM:
+    case GOMP_HS_REV_ALWAYS_PRESENT_TOFROM:
+      return GOMP_HS_REV_DATA;
+    case GOMP_HS_REV_POINTER: case GOMP_HS_REV_ALWAYS_POINTER:
+    case GOMP_HS_REV_POINTER_ZERO_LEN: case GOMP_HS_REV_ATTACH:
+    case GOMP_HS_REV_ATTACH_ZERO_LEN:
+      return GOMP_HS_REV_PTR;
+    case GOMP_HS_REV_STRUCT:
+      return GOMP_HS_REV_GROUP;
+    case GOMP_HS_REV_FIRSTPRIVATE_INT: case GOMP_HS_REV_ZERO_LEN_ARRAY:
+    case GOMP_HS_REV_DELETE_ZERO_LEN:
+      return GOMP_HS_REV_NONE;
+    default:
+      return 0;
+    }
+}
+
+/* Whether an entry's bytes go to the host with the call (KIND as given
+   to GOMP_target_rev or GOMP_target_ext).  */
 static inline int
 gomp_hs_rev_sends (uint32_t kind)
 {
-  switch (kind & 0xff)
+  switch (gomp_hs_rev_kind (kind))
     {
     case GOMP_HS_REV_TO: case GOMP_HS_REV_TOFROM:
     case GOMP_HS_REV_ALWAYS_TO: case GOMP_HS_REV_ALWAYS_TOFROM:
-    case GOMP_HS_REV_FIRSTPRIVATE:
+    case GOMP_HS_REV_FIRSTPRIVATE: case GOMP_HS_REV_TO_PSET:
+    case GOMP_HS_REV_FORCE_TO: case GOMP_HS_REV_FORCE_TOFROM:
+    case GOMP_HS_REV_ALWAYS_PRESENT_TO:
+    case GOMP_HS_REV_ALWAYS_PRESENT_TOFROM:
       return 1;
     default:
       return 0;
     }
 }
 
+/* Whether the host may send an entry's bytes back.  */
 static inline int
 gomp_hs_rev_receives (uint32_t kind)
 {
-  switch (kind & 0xff)
+  switch (gomp_hs_rev_kind (kind))
     {
     case GOMP_HS_REV_FROM: case GOMP_HS_REV_TOFROM:
     case GOMP_HS_REV_ALWAYS_FROM: case GOMP_HS_REV_ALWAYS_TOFROM:
+    case GOMP_HS_REV_FORCE_FROM: case GOMP_HS_REV_FORCE_TOFROM:
+    case GOMP_HS_REV_ALWAYS_PRESENT_FROM:
+    case GOMP_HS_REV_ALWAYS_PRESENT_TOFROM:
       return 1;
     default:
       return 0;

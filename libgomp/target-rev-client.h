@@ -74,7 +74,7 @@ hs_rev_more (struct hs_sink *sink)
   for (i = 0; i < pl->mapnum && sink->n < sink->cap; i++)
     if ((pl->bits[i / 64] >> (i % 64)) & 1)
       {
-	if (!gomp_hs_rev_receives (pl->kinds[i]))
+	if (!gomp_hs_rev_receives (pl->kinds[i]) || pl->addrs[i] == NULL)
 	  {
 	    pl->bad = 1;
 	    return;
@@ -138,7 +138,9 @@ hs_target_rev_call (struct gomp_hs_device *d, const void *id, uint64_t idlen,
       map[i].size = sizes[i];
       map[i].kind = kinds[i];
       map[i].pad = 0;
-      if (gomp_hs_rev_sends (kinds[i]) && sizes[i] != 0)
+      /* Nothing moves for an entry at address 0 (GCC's for an
+	 unallocated Fortran array or scalar).  */
+      if (gomp_hs_rev_sends (kinds[i]) && sizes[i] != 0 && addrs[i] != NULL)
 	{
 	  in[nin].p = (unsigned char *) addrs[i];
 	  in[nin++].n = sizes[i];

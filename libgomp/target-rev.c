@@ -72,6 +72,9 @@
    HS_CALL_MAX).  */
 #define REV_OUT_MAX	((uint64_t) 64 << 20)
 #define REV_TEMP_MAX	((uint64_t) 256 << 20)
+/* Largest bias of a pointer entry (how far past what the pointer holds
+   its target's mapped part begins).  */
+#define REV_BIAS_MAX	((uint64_t) 1 << 40)
 
 /* host-call.c: whether a callback for a kernel is running.  */
 extern void gomp_host_call_enter (void);
@@ -315,11 +318,54 @@ struct rev_layout
   size_t out_max;		/* Largest output.  */
 };
 
+/* Entry I of the map entries at MAPS.  */
+
+static struct gomp_hs_rev_map
+rev_entry (const unsigned char *maps, uint64_t i)
+{
+  struct gomp_hs_rev_map m;
+  memcpy (&m, maps + i * sizeof m, sizeof m);
+  return m;
+}
+
+/* Whether entry M names SIZE bytes at ADDR (a data entry with an
+   address: GCC gives an unallocated Fortran array or scalar address 0,
+   and such an entry moves nothing).  */
+
+static int
+rev_has_bytes (const struct gomp_hs_rev_map *m)
+{
+  return gomp_hs_rev_class (gomp_hs_rev_kind (m->kind)) == GOMP_HS_REV_DATA
+	 && m->addr != 0;
+}
+
+/* The device bytes [*LO, *HI) that the N members after the structure
+   entry G need (those with bytes, in any order); *LO == *HI when none
+   has any.  */
+
+static void
+rev_group_span (const unsigned char *maps, uint64_t g, uint64_t n,
+		uint64_t *lo, uint64_t *hi)
+{
+  uint64_t i;
+  *lo = *hi = 0;
+  for (i = g + 1; i <= g + n; i++)
+    {
+      struct gomp_hs_rev_map m = rev_entry (maps, i);
+      if (!rev_has_bytes (&m) || m.size == 0)
+	continue;
+      if (*lo == *hi || m.addr < *lo)
+	*lo = m.addr;
+      if (*lo == *hi || m.addr + m.size > *hi)
+	*hi = m.addr + m.size;
+    }
+}
+
 static int
 rev_layout (const unsigned char *in, size_t in_len, uint64_t idlen,
 	    uint64_t mapnum, int64_t by, struct rev_layout *l)
 {
-  uint64_t i, sent = 0, back = 0, temp = 0;
+  uint64_t i, sent = 0, back = 0, temp = 0, group_end = 0;
   if (by == GOMP_HS_REV_BY_FN ? idlen != sizeof (uint64_t)
       : by != 0 || idlen < 2 || idlen > REV_ID_MAX)
     return EINVAL;
@@ -334,31 +380,46 @@ rev_layout (const unsigned char *in, size_t in_len, uint64_t idlen,
     return EINVAL;
   for (i = 0; i < mapnum; i++)
     {
-      struct gomp_hs_rev_map m;
-      memcpy (&m, in + l->maps + i * sizeof m, sizeof m);
-      if (m.pad != 0 || m.kind > 0xffff || (m.kind >> 8) > REV_ALIGN_MAX
-	  || m.size > REV_TEMP_MAX)
+      struct gomp_hs_rev_map m = rev_entry (in + l->maps, i);
+      uint64_t lo, hi;
+      if (m.pad != 0 || m.kind > 0xffff || (m.kind >> 8) > REV_ALIGN_MAX)
 	return EINVAL;
-      switch (m.kind & 0xff)
+      switch (gomp_hs_rev_class (gomp_hs_rev_kind (m.kind)))
 	{
-	case GOMP_HS_REV_FIRSTPRIVATE_INT:
-	case GOMP_HS_REV_ZERO_LEN_ARRAY:
+	case GOMP_HS_REV_DATA:
+	  if (m.size > REV_TEMP_MAX || m.addr + m.size < m.addr)
+	    return EINVAL;
+	  temp += m.size + ((uint64_t) 1 << (m.kind >> 8));
+	  break;
+	case GOMP_HS_REV_PTR:
+	  /* SIZE is the bias.  */
+	  if (m.size > REV_BIAS_MAX)
+	    return EINVAL;
+	  temp += 2 * sizeof (uint64_t);
+	  break;
+	case GOMP_HS_REV_GROUP:
+	  /* SIZE is how many members follow; groups do not nest.  */
+	  if (i < group_end || m.size == 0 || m.size > mapnum - 1 - i)
+	    return EINVAL;
+	  group_end = i + 1 + m.size;
+	  rev_group_span (in + l->maps, i, m.size, &lo, &hi);
+	  if (hi - lo > REV_TEMP_MAX)
+	    return EMSGSIZE;
+	  temp += hi - lo + ((uint64_t) 2 << (m.kind >> 8));
+	  break;
+	case GOMP_HS_REV_NONE:
 	  if (m.size != 0)
 	    return EINVAL;
-	  break;
-	case GOMP_HS_REV_ALLOC: case GOMP_HS_REV_TO: case GOMP_HS_REV_FROM:
-	case GOMP_HS_REV_TOFROM: case GOMP_HS_REV_FIRSTPRIVATE:
-	case GOMP_HS_REV_ALWAYS_TO: case GOMP_HS_REV_ALWAYS_FROM:
-	case GOMP_HS_REV_ALWAYS_TOFROM:
 	  break;
 	default:
 	  return EINVAL;
 	}
+      if (!rev_has_bytes (&m))
+	continue;
       if (gomp_hs_rev_sends (m.kind))
 	sent += m.size;
       if (gomp_hs_rev_receives (m.kind))
 	back += m.size;
-      temp += m.size + ((uint64_t) 1 << (m.kind >> 8));
     }
   if (sent != in_len - l->data)
     return EINVAL;
@@ -383,38 +444,115 @@ gomp_target_rev_check (const unsigned char *in, size_t in_len, uint64_t idlen,
     gomp_error ("reverse offload: a region's data is over the limits"
 		" (64 MiB back to the device, 256 MiB of host storage)");
   else
-    gomp_error ("reverse offload: malformed request from the device");
+    gomp_error ("reverse offload: malformed request from the device (or a"
+		" map kind this libgomp does not serve)");
   return err;
 }
 
-/* Where an entry lives on the host while the region runs.  */
+/* Where an entry lives on the host while the region runs: the device
+   bytes [DLO, DLO + DLEN) are at HLO.  */
 struct rev_item
 {
   struct gomp_hs_rev_map m;
-  void *host;
-  int temp;			/* HOST is ours (not present on the device).  */
+  uint32_t k;			/* gomp_hs_rev_kind (m.kind).  */
+  uint64_t dlo, dlen;
+  unsigned char *hlo;
+  int own;			/* HLO is this call's copy, not host data.  */
+  int sent;			/* ... and holds the device's bytes.  */
+  void *block;			/* Ours to free (HLO's, or a private copy).  */
   int back;			/* Its bytes go back to the device.  */
 };
 
-/* The host address for the device address ADDR of an entry that names no
-   data of its own (a pointer whose section was not mapped): inside an
-   entry of this region, or present on the device, or NULL.  */
+/* A pointer in a copy that the host function saw translated: before
+   the copy goes back, it gets the device's value again.  */
+struct rev_fix
+{
+  unsigned char *at;
+  uint64_t dev;
+};
 
-static int
-rev_translate (int target_id, struct rev_item *it, uint64_t n, uint64_t addr,
-	       void **host)
+/* The latest of the first N entries whose host storage holds the device
+   bytes [ADDR, ADDR + LEN), or -1.  */
+
+static int64_t
+rev_holder (const struct rev_item *it, uint64_t n, uint64_t addr,
+	    uint64_t len)
 {
   uint64_t j;
+  for (j = n; j-- > 0;)
+    if (it[j].hlo && it[j].dlen && addr - it[j].dlo < it[j].dlen
+	&& len <= it[j].dlen - (addr - it[j].dlo))
+      return (int64_t) j;
+  return -1;
+}
+
+/* *HOST gets the host address of the device address ADDR (LEN bytes
+   there): inside one of the first N entries of this region, or present
+   on the device, or NULL.  Returns 0, or ENOMEM (the index of what is
+   present could not be read).  */
+
+static int
+rev_translate (int target_id, const struct rev_item *it, uint64_t n,
+	       uint64_t addr, uint64_t len, void **host)
+{
+  int64_t j = rev_holder (it, n, addr, len ? len : 1);
   *host = NULL;
-  for (j = 0; j < n; j++)
-    if (it[j].host && it[j].m.size
-	&& addr - it[j].m.addr < it[j].m.size)
-      {
-	*host = (char *) it[j].host + (addr - it[j].m.addr);
-	return 0;
-      }
-  return target_id >= 0 ? gomp_target_rev_present (target_id, addr, 1, host)
+  if (j >= 0)
+    {
+      *host = it[j].hlo + (addr - it[j].dlo);
+      return 0;
+    }
+  return target_id >= 0 ? gomp_target_rev_present (target_id, addr,
+						    len ? len : 1, host)
 			: 0;
+}
+
+/* Host storage of ALIGN (a power of 2) for device bytes at DLO, DLEN of
+   them, zeroed: *BLOCK to free, *HLO congruent to DLO modulo ALIGN, so
+   that what is aligned on the device is aligned alike on the host.  */
+
+static int
+rev_alloc (uint64_t dlo, uint64_t dlen, size_t align, void **block,
+	   unsigned char **hlo)
+{
+  size_t skew;
+  if (align < sizeof (void *))
+    align = sizeof (void *);
+  skew = dlo & (align - 1);
+  if (posix_memalign (block, align, skew + dlen + 1) != 0)
+    {
+      *block = NULL;
+      return ENOMEM;
+    }
+  memset (*block, 0, skew + dlen + 1);
+  *hlo = (unsigned char *) *block + skew;
+  return 0;
+}
+
+/* Whether a data entry of kind K copies to the host, and back, when it
+   is present (or inside another entry of the region): only "always" and
+   "force" do.  */
+
+static int
+rev_always_to (uint32_t k)
+{
+  return gomp_hs_rev_sends (k) && k != GOMP_HS_REV_TO
+	 && k != GOMP_HS_REV_TOFROM && k != GOMP_HS_REV_TO_PSET;
+}
+
+static int
+rev_always_from (uint32_t k)
+{
+  return gomp_hs_rev_receives (k) && k != GOMP_HS_REV_FROM
+	 && k != GOMP_HS_REV_TOFROM;
+}
+
+static int
+rev_must_be_present (uint32_t k)
+{
+  return k == GOMP_HS_REV_FORCE_PRESENT || k == GOMP_HS_REV_ALWAYS_PRESENT_TO
+	 || k == GOMP_HS_REV_ALWAYS_PRESENT_FROM
+	 || k == GOMP_HS_REV_ALWAYS_PRESENT_TOFROM;
 }
 
 /* Serve a call whose input is IN/IN_LEN (checked by gomp_target_rev_check;
@@ -422,7 +560,21 @@ rev_translate (int target_id, struct rev_item *it, uint64_t n, uint64_t addr,
    TARGET_ID (-1: none known, nothing is present).  On success the output
    replaces the input in IN, *OUT_LEN bytes.  Returns 0 or an errno; an
    error is also reported on stderr (the device cannot say more than
-   that its region did not run).  */
+   that its region did not run).
+
+   OpenMP's rules, seen from the host: an entry whose device bytes are a
+   copy of host data (present: mapped by the enclosing device data
+   environment, gomp_target_rev_present) is that host data, and moves
+   only with "always"; any other entry gets host storage of its own for
+   the region, filled from the device (to, tofrom) or zeroed, and sent
+   back (from, tofrom).  An entry inside an earlier one of the region
+   shares its storage.  A structure's members that are not present share
+   one block laid out as on the device.  A pointer (Fortran's
+   descriptors and pointers, C++ references, attachments) in storage of
+   the region's own is translated to the host address of what it points
+   to, and gets its device value back before it returns; a pointer in
+   host data is the host's already.  A pointer that names nothing of its
+   own points to the entry before it.  */
 
 int
 gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
@@ -431,8 +583,10 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 {
   struct rev_layout l;
   struct rev_item *it;
+  struct rev_fix *fix;
   void **addrs;
-  uint64_t i, *bits, fn_addr = 0;
+  uint64_t i, *bits, fn_addr = 0, nfix = 0, group_end = 0;
+  int64_t group = -1;
   size_t off;
   rev_fn fn;
   char name[40];
@@ -462,60 +616,212 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
     }
   if (by != GOMP_HS_REV_BY_FN)
     snprintf (name, sizeof name, "%.39s", (const char *) in);
-  it = calloc (mapnum ? mapnum : 1, sizeof *it + sizeof *addrs);
+  it = calloc (mapnum ? mapnum : 1,
+	       sizeof *it + sizeof *addrs + sizeof *fix);
   if (it == NULL)
     goto nomem;
   addrs = (void **) (it + mapnum);
+  fix = (struct rev_fix *) (addrs + mapnum);
 
-  /* Storage for every entry; the bytes sent go where they belong.  */
+  /* Storage for every entry, in order (a pointer's target, and what
+     holds it, come before it); the bytes sent go where they belong.  */
   off = l.data;
   for (i = 0; i < mapnum; i++)
     {
       struct rev_item *e = &it[i];
-      unsigned k;
-      memcpy (&e->m, in + l.maps + i * sizeof e->m, sizeof e->m);
-      k = e->m.kind & 0xff;
-      if (k == GOMP_HS_REV_FIRSTPRIVATE_INT)
+      void *h, *block;
+      int64_t j;
+      uint64_t lo, hi, v;
+      int fresh = 0;
+
+      e->m = rev_entry (in + l.maps, i);
+      e->k = gomp_hs_rev_kind (e->m.kind);
+      if (i >= group_end)
+	group = -1;
+      switch (gomp_hs_rev_class (e->k))
 	{
-	  addrs[i] = (void *) (uintptr_t) e->m.addr;
+	case GOMP_HS_REV_NONE:
+	  if (e->k == GOMP_HS_REV_FIRSTPRIVATE_INT)
+	    addrs[i] = (void *) (uintptr_t) e->m.addr;
+	  /* A zero-length section: below, once every entry has a home.  */
+	  continue;
+
+	case GOMP_HS_REV_GROUP:
+	  group_end = i + 1 + e->m.size;
+	  rev_group_span (in + l.maps, i, e->m.size, &lo, &hi);
+	  if (lo == hi)
+	    continue;
+	  if (rev_translate (target_id, it, i, lo, hi - lo, &h) != 0)
+	    goto nomap;
+	  if (h == NULL)
+	    {
+	      /* Not present: one block for its members, as on the
+		 device.  */
+	      if (rev_alloc (lo, hi - lo, rev_align (e->m.kind), &block,
+			     &e->hlo) != 0)
+		goto nomem;
+	      e->dlo = lo;
+	      e->dlen = hi - lo;
+	      e->own = 1;
+	      h = e->hlo;
+	      group = (int64_t) i;
+	      e->block = block;
+	    }
+	  addrs[i] = (void *) ((uintptr_t) h - (uintptr_t) (lo - e->m.addr));
+	  continue;
+
+	case GOMP_HS_REV_PTR:
+	  if (e->m.addr == 0)
+	    continue;
+	  j = rev_holder (it, i, e->m.addr, sizeof (uint64_t));
+	  if (j < 0)
+	    {
+	      if (rev_translate (target_id, it, 0, e->m.addr,
+				 sizeof (uint64_t), &h) != 0)
+		goto nomap;
+	      if (h != NULL)
+		{
+		  /* The pointer itself is host data: the host's value.  */
+		  addrs[i] = h;
+		  continue;
+		}
+	      /* A pointer of the region's own (a Fortran allocatable
+		 scalar, a reference): it points to the entry before.  */
+	      if (rev_alloc (e->m.addr, sizeof (uint64_t), sizeof (void *),
+			     &block, &e->hlo) != 0)
+		goto nomem;
+	      e->dlo = e->m.addr;
+	      e->dlen = sizeof (uint64_t);
+	      e->own = 1;
+	      e->block = block;
+	      v = i > 0 && addrs[i - 1] != NULL
+		  ? (uint64_t) (uintptr_t) addrs[i - 1] - e->m.size : 0;
+	      memcpy (e->hlo, &v, sizeof v);
+	      addrs[i] = e->hlo;
+	      continue;
+	    }
+	  h = it[j].hlo + (e->m.addr - it[j].dlo);
+	  addrs[i] = h;
+	  if (!it[j].own)
+	    continue;		/* In host data: the host's value.  */
+	  /* In the region's copy of the device's bytes: the device's
+	     value, or, where the device sent none, the entry before.  */
+	  if (it[j].sent)
+	    memcpy (&v, h, sizeof v);
+	  else
+	    v = i > 0 && it[i - 1].hlo ? it[i - 1].m.addr - e->m.size : 0;
+	  if (v != 0)
+	    {
+	      void *t;
+	      uint64_t hv;
+	      if (rev_translate (target_id, it, i, v + e->m.size, 0, &t) != 0)
+		goto nomap;
+	      if (t == NULL && e->k != GOMP_HS_REV_POINTER_ZERO_LEN
+		  && e->k != GOMP_HS_REV_ATTACH_ZERO_LEN)
+		{
+		  gomp_error ("reverse offload: region %s: entry %llu points"
+			      " to device address %#llx, which the region"
+			      " does not map and the device does not hold"
+			      " for the host", name, (unsigned long long) i,
+			      (unsigned long long) (v + e->m.size));
+		  err = EFAULT;
+		  goto out;
+		}
+	      hv = t ? (uint64_t) (uintptr_t) t - e->m.size : 0;
+	      fix[nfix].at = h;
+	      fix[nfix++].dev = it[j].sent ? v : 0;
+	      memcpy (h, &hv, sizeof hv);
+	    }
+	  continue;
+
+	default:
+	  break;
+	}
+
+      /* Data.  */
+      if (e->m.addr == 0)
+	continue;
+      if (e->k == GOMP_HS_REV_FIRSTPRIVATE)
+	{
+	  /* A private copy, never anything else's home.  */
+	  if (rev_alloc (e->m.addr, e->m.size, rev_align (e->m.kind),
+			 &block, &e->hlo) != 0)
+	    goto nomem;
+	  memcpy (e->hlo, in + off, e->m.size);
+	  off += e->m.size;
+	  e->block = block;
+	  addrs[i] = e->hlo;
+	  e->hlo = NULL;
 	  continue;
 	}
-      if (k == GOMP_HS_REV_ZERO_LEN_ARRAY)
-	continue;		/* Below, once every section has a home.  */
-      if (k != GOMP_HS_REV_FIRSTPRIVATE && target_id >= 0 && e->m.size
-	  && gomp_target_rev_present (target_id, e->m.addr, e->m.size,
-				      &e->host) != 0)
-	goto nomap;
-      if (e->host == NULL)
+      e->dlo = e->m.addr;
+      e->dlen = e->m.size;
+      if (group >= 0)
 	{
-	  size_t a = rev_align (e->m.kind);
-	  if (posix_memalign (&e->host, a < sizeof (void *) ? sizeof (void *)
-				      : a, e->m.size ? e->m.size : 1) != 0)
-	    {
-	      e->host = NULL;
-	      goto nomem;
-	    }
-	  e->temp = 1;
-	  if (!gomp_hs_rev_sends (e->m.kind))
-	    memset (e->host, 0, e->m.size);
+	  /* A member of a structure that is not present.  */
+	  e->hlo = it[group].hlo + (e->m.addr - it[group].dlo);
+	  e->own = 1;
+	  fresh = 1;
 	}
-      /* A present entry takes the device's bytes only with "always".  */
-      if (gomp_hs_rev_sends (e->m.kind))
+      else
 	{
-	  if (e->temp || k == GOMP_HS_REV_ALWAYS_TO
-	      || k == GOMP_HS_REV_ALWAYS_TOFROM)
-	    memcpy (e->host, in + off, e->m.size);
+	  if (rev_translate (target_id, it, i, e->m.addr, e->m.size, &h) != 0)
+	    goto nomap;
+	  e->hlo = h;
+	  j = e->m.size ? rev_holder (it, i, e->m.addr, e->m.size) : -1;
+	  e->own = j >= 0 && it[j].own;
+	  if (h == NULL && rev_must_be_present (e->k))
+	    {
+	      gomp_error ("reverse offload: region %s: present clause, but"
+			  " device address %#llx (%llu bytes) is not a copy"
+			  " of host data", name,
+			  (unsigned long long) e->m.addr,
+			  (unsigned long long) e->m.size);
+	      err = ENXIO;
+	      goto out;
+	    }
+	  if (h == NULL && (e->k == GOMP_HS_REV_DELETE
+			    || e->k == GOMP_HS_REV_RELEASE))
+	    {
+	      /* Nothing to release on the host: no storage either.  */
+	      if (gomp_hs_rev_sends (e->k))
+		off += e->m.size;
+	      continue;
+	    }
+	  if (h == NULL)
+	    {
+	      if (rev_alloc (e->m.addr, e->m.size, rev_align (e->m.kind),
+			     &block, &e->hlo) != 0)
+		goto nomem;
+	      e->own = 1;
+	      e->block = block;
+	      fresh = 1;
+	    }
+	}
+      if (gomp_hs_rev_sends (e->k))
+	{
+	  if (fresh || rev_always_to (e->k))
+	    {
+	      memcpy (e->hlo, in + off, e->m.size);
+	      e->sent = 1;
+	    }
 	  off += e->m.size;
 	}
-      e->back = gomp_hs_rev_receives (e->m.kind)
-		&& (e->temp || k == GOMP_HS_REV_ALWAYS_FROM
-		    || k == GOMP_HS_REV_ALWAYS_TOFROM);
-      addrs[i] = e->host;
+      e->back = gomp_hs_rev_receives (e->k)
+		&& (fresh || rev_always_from (e->k));
+      addrs[i] = e->hlo;
     }
   for (i = 0; i < mapnum; i++)
-    if ((it[i].m.kind & 0xff) == GOMP_HS_REV_ZERO_LEN_ARRAY
-	&& rev_translate (target_id, it, mapnum, it[i].m.addr, &addrs[i]) != 0)
-      goto nomap;
+    if (it[i].k == GOMP_HS_REV_ZERO_LEN_ARRAY
+	|| it[i].k == GOMP_HS_REV_DELETE_ZERO_LEN)
+      {
+	/* The section's home: the entry that holds its address (the
+	   latest), or what is present there, or nothing.  */
+	if (it[i].m.addr != 0
+	    && rev_translate (target_id, it, mapnum, it[i].m.addr, 0,
+			      &addrs[i]) != 0)
+	  goto nomap;
+      }
 
   gomp_debug (0, "reverse offload: running %s with %llu map entries\n",
 	      name, (unsigned long long) mapnum);
@@ -524,6 +830,9 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
   fn (addrs);
   gomp_host_call_leave ();
 
+  /* The device's pointers back where the region translated them.  */
+  for (i = 0; i < nfix; i++)
+    memcpy (fix[i].at, &fix[i].dev, sizeof fix[i].dev);
   /* The reply: which entries go back, then their bytes.  */
   bits = (uint64_t *) in;
   off = gomp_hs_rev_bits_len (mapnum);
@@ -532,7 +841,7 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
     if (it[i].back)
       {
 	bits[i / 64] |= (uint64_t) 1 << (i % 64);
-	memcpy (in + off, it[i].host, it[i].m.size);
+	memcpy (in + off, it[i].hlo, it[i].m.size);
 	off += it[i].m.size;
       }
   *out_len = off;
@@ -541,8 +850,7 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
   if (it)
     {
       for (i = 0; i < mapnum; i++)
-	if (it[i].temp)
-	  free (it[i].host);
+	free (it[i].block);
       free (it);
     }
   return err;

@@ -536,6 +536,34 @@ nvptx_hs_has_symbol (CUmodule module, const char *name)
 			    name) == CUDA_SUCCESS;
 }
 
+/* An image with reverse-offload regions is being loaded on DEV, whose
+   host services are off: its regions could only fail.  */
+
+static void
+nvptx_hs_target_rev_off (struct ptx_device *dev)
+{
+  GOMP_PLUGIN_error ("host services: this program has reverse-offload"
+		     " regions (target device(ancestor: 1)), which run"
+		     " through host services, but host services are off or"
+		     " unavailable on device %d", dev->ord);
+}
+
+/* Whether DEV serves reverse-offload regions, once an image that has
+   them is loaded (GCC 14, which tells them by the image's function
+   table: patches/14/libgomp-0004); says why not.  */
+
+static bool __attribute__ ((unused))
+nvptx_hs_serves_target_rev (struct ptx_device *dev)
+{
+  bool on;
+  pthread_mutex_lock (&nvptx_hs_lock);
+  on = dev->host_service != NULL && dev->host_service->server != NULL;
+  pthread_mutex_unlock (&nvptx_hs_lock);
+  if (!on)
+    nvptx_hs_target_rev_off (dev);
+  return on;
+}
+
 /* If MODULE (of IMAGE, on DEV, with NFNS kernels) uses host services,
    point its __gomp_host_service at DEV's, creating that first.  */
 
@@ -591,10 +619,7 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
       && nvptx_hs_has_symbol (module, "__gomp_target_rev_used"))
     {
       /* Its regions could only fail: say so now.  */
-      GOMP_PLUGIN_error ("host services: this program has reverse-offload"
-			 " regions (target device(ancestor: 1)), which run"
-			 " through host services, but host services are"
-			 " off or unavailable on device %d", dev->ord);
+      nvptx_hs_target_rev_off (dev);
       if (hs->images == 0)
 	nvptx_hs_free (dev);
       pthread_mutex_unlock (&nvptx_hs_lock);

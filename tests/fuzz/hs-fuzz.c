@@ -1045,7 +1045,9 @@ fz_act_call (struct fz_srv *f, struct fz_in *r)
 static size_t
 fz_rev_request (struct fz_in *r, struct fz_call *c, uint8_t b)
 {
-  static const uint32_t kinds[] = { 0, 1, 2, 3, 12, 13, 15, 17, 18, 19, 7 };
+  static const uint32_t kinds[]
+    = { 0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 15, 17, 18, 19, 23, 28, 29, 30, 31,
+	80, 82, 128, 129, 130, 131, 149, 150, 151, 0x63, 8 };
   const char *id = (rd_u8 (r) & 7) ? fz_rev_id : "fz_rev_body@elsewhere.c#0";
   size_t idlen = strlen (id) + 1, off, sent = 0;
   unsigned m = rd_u8 (r) % 7, k;
@@ -1058,13 +1060,14 @@ fz_rev_request (struct fz_in *r, struct fz_call *c, uint8_t b)
     {
       uint8_t kb = rd_u8 (r);
       e.kind = kinds[kb % (sizeof kinds / sizeof kinds[0])] | (kb >> 6) << 8;
-      e.size = (e.kind & 0xff) == 13 || (e.kind & 0xff) == 15
-	       ? 0 : rd_u8 (r) * (1 + (kb & 0x20) * 4);
+      e.size = gomp_hs_rev_class (gomp_hs_rev_kind (e.kind)) == GOMP_HS_REV_NONE
+	       ? 0 : (e.kind & 0xff) == GOMP_HS_REV_STRUCT ? rd_u8 (r) % 4
+	       : rd_u8 (r) * (1 + (kb & 0x20) * 4);
       e.addr = rd_arg (r);
       e.pad = 0;
       memcpy (fz_inbuf + off, &e, sizeof e);
       off += sizeof e;
-      if (gomp_hs_rev_sends (e.kind))
+      if (gomp_hs_rev_sends (e.kind) && e.addr != 0)
 	sent += e.size;
     }
   if (b & 0x40)

@@ -1953,13 +1953,13 @@ test_target_rev (size_t max)
     /* Hand-made requests: a kind the host must refuse, bytes that do not
        add up, an identity without its NUL.  */
     unsigned char req[8 + 24 + 4];
-    struct gomp_hs_rev_map m = { (uintptr_t) &x, 4, 7, 0 };
+    struct gomp_hs_rev_map m = { (uintptr_t) &x, 4, 8, 0 };
     uint64_t got;
     memcpy (req, "rev_bo\0", 8);
     memcpy (req + 8, &m, sizeof m);
     sim_call (&s, GOMP_HS_OP_TARGET_REV, 7, 1, 0, req, 32, NULL, 0, &got,
 	      &err);
-    check (err == EINVAL, "reverse offload: map kind 7 (delete) refused");
+    check (err == EINVAL, "reverse offload: map kind 8 (force_deviceptr) refused");
     m.kind = GOMP_HS_REV_TO;
     memcpy (req + 8, &m, sizeof m);
     sim_call (&s, GOMP_HS_OP_TARGET_REV, 7, 1, 0, req, 32, NULL, 0, &got,
@@ -2335,6 +2335,8 @@ test_target_rev_index (void)
       gomp_target_rev_map_remove (TID, host0 + 64 * i, host0 + 64 * i + 48);
 }
 
+#include "rev-kinds.c"
+
 static void
 test_target_rev_present (void)
 {
@@ -2492,6 +2494,7 @@ main (int argc, char **argv)
   test_host_calls (max);
   test_target_rev (max);
   test_target_rev_present ();
+  test_target_rev_kinds ();
   test_target_rev_index ();
   test_big_single (0, 64);
   test_big_single (1, 64);

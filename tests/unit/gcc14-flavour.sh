@@ -49,35 +49,18 @@ else
   echo "FAIL: gcc14: libgomp.so.1 or its plugin lacks GOMP_PLUGIN_host_service_init@GOMP_PLUGIN_1.5"
 fi
 
-cat > "$w/io.c" <<'EOF'
-#include <stdio.h>
-#include <string.h>
-#include <fcntl.h>
-#include <unistd.h>
-int
-main (int argc, char **argv)
-{
-  int r = -1;
-  char back[32] = "";
-  const char *path = argc > 1 ? argv[1] : "io.txt";
-#pragma omp target map(from: r, back) map(to: path[:strlen (path) + 1])
-  {
-    FILE *f = fopen (path, "w");
-    r = f ? fprintf (f, "device %d\n", 14) : -2;
-    if (f)
-      fclose (f);
-    int fd = open (path, O_RDONLY);
-    if (fd >= 0)
-      {
-	ssize_t n = read (fd, back, sizeof back - 1);
-	back[n > 0 ? n : 0] = 0;
-	close (fd);
-      }
-  }
-  printf ("%d %s", r, back);
-  return r == 10 && strcmp (back, "device 14\n") == 0 ? 0 : 1;
-}
-EOF
+# GCC's reverse-offload slot is gone from the plugin: GOMP_OFFLOAD_run
+# waits for the kernel as for any other, with no usleep poll and no
+# GOMP_PLUGIN_target_rev (host services serve the regions).
+if nm -D "$stage14/lib/libgomp-plugin-nvptx.so.1" | grep -q ' U \(usleep\|GOMP_PLUGIN_target_rev\)@'; then
+  echo "FAIL: gcc14: the plugin still polls GCC's reverse-offload slot (usleep, GOMP_PLUGIN_target_rev)"
+else
+  echo "PASS: gcc14: the plugin has no reverse-offload poll (no usleep, no GOMP_PLUGIN_target_rev)"
+fi
+
+# The GPU bundle's test (tests/offload/gcc14-io.c), which here may run
+# in host fallback (--host-ok).
+cp "$TOP/tests/offload/gcc14-io.c" "$w/io.c"
 cp "$w/io.c" "$w/io.cc"
 # Inside the root, the directory of the ptxas the tests use (so that
 # nvptx-as verifies with it and gomp-gcc probes it), when there is one.
@@ -173,8 +156,8 @@ if test -x "$w/io-ours"; then
   else
     echo "FAIL: gcc14: io-ours: $why"
   fi
-  if ( cd "$w" && ./io-ours "$w/io.txt" ) > "$w/run.out" 2>&1 \
-     && grep -qx "10 device 14" "$w/run.out" \
+  if ( cd "$w" && ./io-ours "$w/io.txt" --host-ok ) > "$w/run.out" 2>&1 \
+     && grep -qx 'gcc14-io: on the host, fprintf 10, read back "device 14"' "$w/run.out" \
      && ldd "$w/io-ours" | grep -q "$stage14/lib/libgomp.so.1"; then
     echo "PASS: gcc14: io-ours runs with this flavour's libgomp.so.1 (host fallback)"
   else
@@ -270,8 +253,8 @@ elif l=$(grep -I -l -e "$top_build" "$inst"/bin/* "$inst"/libexec/gomp-hs/* 2>/d
   echo "FAIL: gcc14: the install names the build tree: $l"
 elif ! in_root "$inst/bin/gomp-gcc -O2 -fopenmp io.c -o io-inst" > "$w/inst.log" 2>&1; then
   echo "FAIL: gcc14: installed gomp-gcc -fopenmp io.c: $(why "$w/inst.log")"
-elif ! ( cd "$w" && ./io-inst "$w/io-inst.txt" ) > "$w/inst-run.out" 2>&1 \
-     || ! grep -qx "10 device 14" "$w/inst-run.out" \
+elif ! ( cd "$w" && ./io-inst "$w/io-inst.txt" --host-ok ) > "$w/inst-run.out" 2>&1 \
+     || ! grep -qx 'gcc14-io: on the host, fprintf 10, read back "device 14"' "$w/inst-run.out" \
      || ! ldd "$w/io-inst" | grep -q "$inst/lib/libgomp.so.1"; then
   echo "FAIL: gcc14: io-inst: $(cat "$w/inst-run.out"; ldd "$w/io-inst" | grep libgomp)"
 elif why=$(ptx_uses_hs io-inst); then
@@ -319,7 +302,8 @@ for t in $(grep -v '^#' "$TOP/tests/upstream/gcc14-tests.txt"); do
     continue
   fi
   # A reverse-offload region's GOMP_target_ext goes through host
-  # services (gomp_target_rev_fn), and the PTX is valid.  (The C
+  # services (gomp_target_rev_fn) and nothing else: it no longer touches
+  # GCC's slot (__gomp_rev_offload_var); and the PTX is valid.  (The C
   # reverse-offload-2.c has its region on the host, outside any target
   # region: no device code calls GOMP_target_ext.)
   case $src in
@@ -329,11 +313,14 @@ for t in $(grep -v '^#' "$TOP/tests/upstream/gcc14-tests.txt"); do
 	rm -rf "$up/$name.ptx"; mkdir "$up/$name.ptx"
 	"$PTX_EXTRACT" "$up/$name" "$up/$name.ptx" > /dev/null 2>&1
 	m=$(grep -l '^// BEGIN GLOBAL FUNCTION DEF: gomp_target_rev_fn$' "$up/$name.ptx"/module-*.ptx 2>/dev/null)
+	ext=$(cat "$up/$name.ptx"/module-*.ptx | awk '/^\/\/ BEGIN GLOBAL FUNCTION DEF: GOMP_target_ext$/ { f = 1; next } /^\/\/ BEGIN/ { f = 0 } f')
 	if test -z "$m" || ! grep -q '__gomp_host_service' $m \
-	   || ! grep -l 'call.*gomp_target_rev_fn' "$up/$name.ptx"/module-*.ptx > /dev/null; then
+	   || ! echo "$ext" | grep -q 'call.*gomp_target_rev_fn'; then
 	  echo "FAIL: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext does not call gomp_target_rev_fn, or it is not the host-service client"
+	elif echo "$ext" | grep -q '__gomp_rev_offload_var'; then
+	  echo "FAIL: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext still uses GCC's slot (__gomp_rev_offload_var)"
 	elif why=$(ptx_links "$up/$name.ptx"); then
-	  echo "PASS: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext tries host services first (gomp_target_rev_fn)${PTXAS:+; PTX valid}"
+	  echo "PASS: gcc14: upstream ${t#*:} ($lang): GOMP_target_ext runs the region through host services (gomp_target_rev_fn), not GCC's slot${PTXAS:+; PTX valid}"
 	else
 	  echo "FAIL: gcc14: upstream ${t#*:} ($lang): $why"
 	fi

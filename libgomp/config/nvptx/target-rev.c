@@ -60,10 +60,11 @@
 /* Referenced by every image that has a reverse-offload region: the
    plugin refuses to load such an image when host services are off,
    rather than let its first region fail.  Not with GCC 14, whose
-   regions go through GCC's own reverse offload then
-   (gomp_target_rev_fn below), and whose GOMP_target_ext (in every image
-   with such regions) links this file.  The one difference between the
-   GCC flavours in this file.  */
+   GOMP_target_ext links this file into images that may have no such
+   region (a declare target function with a target region, called on
+   the device): there the plugin tells them by their function table
+   (patches/14/libgomp-0004).  The one difference between the GCC
+   flavours in this file.  */
 #if __GNUC__ < 14
 int __gomp_target_rev_used = 1;
 #endif
@@ -99,45 +100,42 @@ GOMP_target_rev (const char *id, int device, size_t mapnum, void **hostaddrs,
    does: the device calls GOMP_target_ext with the device address FN of
    the region's function in its image's function table, and the entries
    as GOMP_target_ext receives them (config/nvptx/target.c, patched by
-   patches/14/libgomp-0004).  Returns true when the region ran on the
-   host through host services, named by FN (GOMP_HS_REV_BY_FN), as
-   GOMP_target_rev above runs GCC 12's: the same client, the same
-   lanes and ports, no lock of its own, as many regions in flight as
-   there are device threads.  Returns false, having sent nothing, when
-   the region has a map kind that the host does not serve this way
-   (Fortran's descriptors and pointers, attachments, "present") or host
-   services are off, which leaves it to GCC 14's own reverse offload.  */
+   patches/14/libgomp-0004).  The region runs on the host through host
+   services, named by FN (GOMP_HS_REV_BY_FN), as GOMP_target_rev above
+   runs GCC 12's: the same client, the same lanes and ports, no lock of
+   its own, as many regions in flight as there are device threads, in
+   every image.  There is no other way: the plugin does not load an
+   image with such regions where host services are off, and a map kind
+   that the host does not serve (none that GCC 14 gives a target
+   construct) is an error, as in GCC's own gomp_target_rev.  */
 
-bool
+void
 gomp_target_rev_fn (uint64_t fn, size_t mapnum, void **hostaddrs,
 		    size_t *sizes, unsigned short *kinds)
 {
+  static const char unserved[] = "libgomp: a reverse-offload region has a "
+    "map kind that host services do not serve\n";
+  static const char off[] = "libgomp: a reverse-offload region could not "
+    "run on the host: host services are off\n";
   static const char failed[] = "libgomp: a reverse-offload region could "
     "not run on the host (out of device memory, or a malformed reply)\n";
   int32_t err;
   size_t i;
 
   for (i = 0; i < mapnum; i++)
-    switch (kinds[i] & 0xff)
+    if (gomp_hs_rev_class (gomp_hs_rev_kind (kinds[i])) == 0)
       {
-      case GOMP_HS_REV_ALLOC: case GOMP_HS_REV_TO: case GOMP_HS_REV_FROM:
-      case GOMP_HS_REV_TOFROM: case GOMP_HS_REV_FIRSTPRIVATE:
-      case GOMP_HS_REV_FIRSTPRIVATE_INT: case GOMP_HS_REV_ZERO_LEN_ARRAY:
-      case GOMP_HS_REV_ALWAYS_TO: case GOMP_HS_REV_ALWAYS_FROM:
-      case GOMP_HS_REV_ALWAYS_TOFROM:
-	break;
-      default:
-	return false;
+	write (2, unserved, sizeof unserved - 1);
+	__builtin_trap ();
       }
   err = hs_target_rev_fn (&__gomp_host_service, fn, mapnum, hostaddrs, sizes,
 			  kinds);
   if (err == 0)
-    return true;
-  /* Nothing was sent: host services are off for this image.  */
+    return;
   if (err == GOMP_HS_ENOSYS)
-    return false;
+    write (2, off, sizeof off - 1);
   /* The host has said why for the errors it found.  */
-  if (err == GOMP_HS_EPROTO || err == GOMP_HS_ENOMEM)
+  else if (err == GOMP_HS_EPROTO || err == GOMP_HS_ENOMEM)
     write (2, failed, sizeof failed - 1);
   __builtin_trap ();
 }

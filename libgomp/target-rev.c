@@ -769,7 +769,9 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	    goto nomap;
 	  e->hlo = h;
 	  j = e->m.size ? rev_holder (it, i, e->m.addr, e->m.size) : -1;
+	  /* Inside another entry's copy: its bytes, as they came.  */
 	  e->own = j >= 0 && it[j].own;
+	  e->sent = e->own && it[j].sent;
 	  if (h == NULL && rev_must_be_present (e->k))
 	    {
 	      gomp_error ("reverse offload: region %s: present clause, but"

@@ -209,6 +209,59 @@ rk_test_struct (struct sim *s)
 	 " pointer the host's, nothing copied (err %d, bits %#x)", err, res);
 }
 
+/* A derived type with an allocatable component, mapped whole and with
+   its component: map(tofrom: w, w%a).  The component's descriptor lies
+   in the whole's copy, whose bytes are the device's: its data pointer is
+   translated there, and the whole goes back with the device's pointer.  */
+struct rk_w
+{
+  int n;
+  struct rk_desc a;
+};
+static struct rk_w rk_w;
+static int rk_w_data[3];
+
+static void
+rk_whole_body (void *data)
+{
+  void **a = data;
+  struct rk_w *w = a[0];
+  int *d = a[1], *res = a[4];
+  *res = ((char *) a[2] == (char *) &w->a)
+	 | (w->a.data == (void *) d) << 1
+	 | (d != rk_w_data && d[2] == 12 && w->n == 3) << 2;
+  d[0] = -1;
+  w->n = 4;
+}
+
+static const char rk_whole_id[] = "rk_whole@rev-kinds.c#1";
+static const void *const rk_whole_table[]
+  = { rk_whole_id, (const void *) rk_whole_body };
+
+static void
+rk_test_whole (struct sim *s)
+{
+  int res = -1, k;
+  void *addrs[5] = { &rk_w, rk_w_data, &rk_w.a, &rk_w.a.data, &res };
+  size_t sizes[5] = { sizeof rk_w, sizeof rk_w_data, sizeof rk_w.a, 0,
+		      sizeof res };
+  unsigned short kinds[5]
+    = { GOMP_HS_REV_TOFROM | RK_ALIGN_PTR, GOMP_HS_REV_TOFROM | RK_ALIGN_INT,
+	GOMP_HS_REV_TO_PSET | RK_ALIGN_PTR, GOMP_HS_REV_POINTER,
+	GOMP_HS_REV_FROM | RK_ALIGN_INT };
+  int32_t err;
+  for (k = 0; k < 3; k++)
+    rk_w_data[k] = 10 + k;
+  rk_w.n = 3;
+  rk_w.a.data = rk_w_data;
+  err = hs_target_rev (s->dev, rk_whole_id, 5, addrs, sizes, kinds);
+  check (err == 0 && res == 7 && rk_w.n == 4 && rk_w.a.data == rk_w_data
+	 && rk_w_data[0] == -1,
+	 "reverse offload: a derived type and its allocatable component:"
+	 " the descriptor inside the whole's copy translated, the device's"
+	 " pointer back in the whole (err %d, bits %#x of 0x7)", err, res);
+}
+
 /* Pointers to what the region does not map, "present", and requests
    the host refuses.  */
 
@@ -354,9 +407,12 @@ test_target_rev_kinds (void)
   GOMP_target_rev_register (1, rk_struct_table, 1);
   GOMP_target_rev_register (1, rk_misc_table, 1);
   GOMP_target_rev_register (1, rk_present_table, 1);
+  GOMP_target_rev_register (1, rk_whole_table, 1);
   rk_test_fortran (&s);
+  rk_test_whole (&s);
   rk_test_struct (&s);
   rk_test_misc (&s);
+  GOMP_target_rev_unregister (rk_whole_table);
   GOMP_target_rev_unregister (rk_present_table);
   GOMP_target_rev_unregister (rk_misc_table);
   GOMP_target_rev_unregister (rk_struct_table);

@@ -14,9 +14,9 @@
 #      gomp-g++, gomp-gfortran and gomp-nvptx-gcc drivers (libexec/gomp-hs/
 #      gcc-version says 14) and the manual.
 # tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers;
-# make GCC=14 install copies the stage tree.  Not there yet: reverse
-# offload through host services (upstream's stays), the rest of the suite
-# on this flavour.
+# make GCC=14 install copies the stage tree (on Debian 13, plain make and
+# make install: tests/native-debian13.sh).  Not there yet: the rest of the
+# suite on this flavour.
 #
 # Usage: build-gcc14.sh TOP_SRCDIR WORKDIR
 # The stage tree is WORKDIR/stage.

@@ -17,7 +17,7 @@ cc=${HOST_CC:-gcc-12}
 # entry points (openacc.f90: acc_copyin_array_h_, acc_is_present_32_h_...,
 # which Debian's libgomp1 exports and the openacc module calls).
 # libgomp's configure wants the compiler's path (it tests -x).
-fc=$(command -v "${HOST_FC:-gfortran-12}") || fc=no
+fc=$(command -v "${HOST_FC:-$(echo "$cc" | sed "s/gcc/gfortran/")}") || fc=no
 obj=$work/libgomp-host
 log=$work/libgomp-host.log
 conf="CC=$cc GFORTRAN=$fc"

@@ -7,11 +7,30 @@
 # (tests/unit/fuzz.sh says UNSUPPORTED without them; make fuzz).
 # Usage: ensure-deps.sh [--check-only] [PACKAGE...]
 # With PACKAGEs, those instead (none optional): make llvm-peer's own.
+# Debian 13 (trixie) and later, and Ubuntu 24.04 and later, have no
+# gcc-12-offload-nvptx: there the build is for the GCC 14 flavour alone
+# (configure's GCC_FLAVOUR), whose sources are fetched from Debian 13's
+# archive (build-aux/fetch-trixie-sources.sh), not installed.
 PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  gfortran-12 dejagnu autoconf automake make patch xz-utils flex bison
  libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin
  debootstrap"
+PKGS14="gcc-14 g++-14 gcc-14-offload-nvptx nvptx-tools gfortran-14 dejagnu
+ autoconf automake make patch xz-utils flex bison libgmp-dev libmpfr-dev
+ libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap"
+os_id= os_ver=
+if test -r /etc/os-release; then
+  os_id=$(. /etc/os-release && echo "$ID")
+  os_ver=$(. /etc/os-release && echo "${VERSION_ID%%.*}")
+fi
+case $os_id:$os_ver in
+  debian:1[3-9]|debian:[2-9][0-9]|ubuntu:2[4-9]|ubuntu:[3-9][0-9]) PKGS=$PKGS14 ;;
+  debian:) # testing or unstable: no VERSION_ID
+    grep -q '^13\|trixie\|forky\|sid' /etc/debian_version 2>/dev/null && PKGS=$PKGS14 ;;
+esac
 OPTIONAL_PKGS="clang-14 libclang-rt-14-dev llvm-14"
+# (clang-14 is Debian 12's; the fuzzer is tested there.)
+test "$PKGS" = "$PKGS14" && OPTIONAL_PKGS=
 
 not_installed ()
 {

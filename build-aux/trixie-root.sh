@@ -6,6 +6,9 @@
 # packages in trixie's index (build-aux/fetch-trixie-sources.sh's apt
 # configuration), so a new upload makes a new root.  Needs root (chroot).
 #
+# GOMP_HS_TRIXIE_EXTRA: more packages for the root (a root of its own,
+# keyed by their names too): tests/native-debian13.sh's build tools.
+#
 # Usage: trixie-root.sh WORKDIR
 # Prints the root's path on the last line.
 set -e
@@ -14,6 +17,7 @@ cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 suite=${GOMP_HS_TRIXIE_SUITE:-trixie}
 mirror=${GOMP_HS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 pkgs="gcc-14 g++-14 gfortran-14 gcc-14-offload-nvptx nvptx-tools"
+extra=${GOMP_HS_TRIXIE_EXTRA:-}
 RECIPE=1
 
 test "$(id -u)" = 0 || { echo "[trixie-root] needs root (debootstrap, chroot)" >&2; exit 1; }
@@ -35,7 +39,7 @@ if test "$(echo $vers | wc -w)" != "$(echo $pkgs | wc -w)"; then
   dirname "$d"
   exit 0
 fi
-key=$(echo "$RECIPE $suite $pkgs $vers" | sha256sum | cut -c1-16)
+key=$(echo "$RECIPE $suite $pkgs $vers${extra:+ extra $extra}" | sha256sum | cut -c1-16)
 root=$cache/trixie-root-$key
 if test -f "$root/.complete"; then
   echo "[trixie-root] cached: $root" >&2
@@ -50,7 +54,7 @@ debootstrap --variant=minbase "$suite" "$root.tmp" "$mirror" > "$log" 2>&1 \
 echo "[trixie-root] installing $pkgs (about 30 s)" >&2
 cp /etc/resolv.conf "$root.tmp/etc/resolv.conf" 2>/dev/null || true
 chroot "$root.tmp" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive \
-  apt-get -q -y --no-install-recommends install $pkgs make && apt-get clean" >> "$log" 2>&1 \
+  apt-get -q -y --no-install-recommends install $pkgs make $extra && apt-get clean" >> "$log" 2>&1 \
   || { tail -20 "$log" >&2; echo "[trixie-root] package installation failed" >&2; exit 1; }
 chroot "$root.tmp" dpkg-query -W $pkgs >&2
 touch "$root.tmp/.complete"

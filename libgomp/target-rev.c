@@ -61,9 +61,10 @@
 #include <string.h>
 
 /* Largest identity, with its NUL, and most map entries of a region the
-   device may send.  */
+   device may send (serving one looks at the entries before each entry:
+   quadratic in their number).  */
 #define REV_ID_MAX	4096
-#define REV_MAPNUM_MAX	65536
+#define REV_MAPNUM_MAX	4096
 /* Largest alignment of a map entry, as a log2.  */
 #define REV_ALIGN_MAX	12
 /* Most bytes a region may bring back to the device, and most host
@@ -496,15 +497,26 @@ rev_translate (int target_id, const struct rev_item *it, uint64_t n,
 	       uint64_t addr, uint64_t len, void **host)
 {
   int64_t j = rev_holder (it, n, addr, len ? len : 1);
+  int err;
   *host = NULL;
   if (j >= 0)
     {
       *host = it[j].hlo + (addr - it[j].dlo);
       return 0;
     }
-  return target_id >= 0 ? gomp_target_rev_present (target_id, addr,
-						    len ? len : 1, host)
-			: 0;
+  err = target_id >= 0 ? gomp_target_rev_present (target_id, addr,
+						   len ? len : 1, host) : 0;
+  if (err || *host || len)
+    return err;
+  /* Last, a zero-length section of the region at ADDR (what a pointer
+     to an empty array section points to).  */
+  for (j = n; j-- > 0;)
+    if (it[j].hlo && it[j].dlen == 0 && it[j].dlo == addr)
+      {
+	*host = it[j].hlo;
+	break;
+      }
+  return 0;
 }
 
 /* Host storage of ALIGN (a power of 2) for device bytes at DLO, DLEN of
@@ -631,7 +643,7 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
       struct rev_item *e = &it[i];
       void *h, *block;
       int64_t j;
-      uint64_t lo, hi, v;
+      uint64_t lo, hi, v, k;
       int fresh = 0;
 
       e->m = rev_entry (in + l.maps, i);
@@ -697,6 +709,10 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	      v = i > 0 && addrs[i - 1] != NULL
 		  ? (uint64_t) (uintptr_t) addrs[i - 1] - e->m.size : 0;
 	      memcpy (e->hlo, &v, sizeof v);
+	      /* Should a later entry send the slot back, the device gets
+		 its own address for it.  */
+	      fix[nfix].at = e->hlo;
+	      fix[nfix++].dev = v ? it[i - 1].m.addr - e->m.size : 0;
 	      addrs[i] = e->hlo;
 	      continue;
 	    }
@@ -705,8 +721,14 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	  if (!it[j].own)
 	    continue;		/* In host data: the host's value.  */
 	  /* In the region's copy of the device's bytes: the device's
-	     value, or, where the device sent none, the entry before.  */
-	  if (it[j].sent)
+	     value (as it was before an earlier entry for the same pointer
+	     translated it), or, where the device sent none, the entry
+	     before.  */
+	  for (k = 0; k < nfix && fix[k].at != (unsigned char *) h; k++)
+	    ;
+	  if (k < nfix)
+	    v = fix[k].dev;
+	  else if (it[j].sent)
 	    memcpy (&v, h, sizeof v);
 	  else
 	    v = i > 0 && it[i - 1].hlo ? it[i - 1].m.addr - e->m.size : 0;
@@ -728,8 +750,11 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 		  goto out;
 		}
 	      hv = t ? (uint64_t) (uintptr_t) t - e->m.size : 0;
-	      fix[nfix].at = h;
-	      fix[nfix++].dev = it[j].sent ? v : 0;
+	      if (k == nfix)
+		{
+		  fix[nfix].at = h;
+		  fix[nfix++].dev = v;
+		}
 	      memcpy (h, &hv, sizeof hv);
 	    }
 	  continue;
@@ -756,12 +781,35 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	}
       e->dlo = e->m.addr;
       e->dlen = e->m.size;
-      if (group >= 0)
+      if (group >= 0 && rev_must_be_present (e->k)
+	  && (rev_translate (target_id, it, 0, e->m.addr, e->m.size, &h) != 0
+	      || h == NULL))
 	{
-	  /* A member of a structure that is not present.  */
-	  e->hlo = it[group].hlo + (e->m.addr - it[group].dlo);
-	  e->own = 1;
-	  fresh = 1;
+	  gomp_error ("reverse offload: region %s: present clause, but"
+		      " device address %#llx (%llu bytes, in a structure) is"
+		      " not a copy of host data", name,
+		      (unsigned long long) e->m.addr,
+		      (unsigned long long) e->m.size);
+	  err = ENXIO;
+	  goto out;
+	}
+      if (group >= 0 && rev_must_be_present (e->k))
+	e->hlo = h;		/* Present on its own: the host's.  */
+      else if (group >= 0)
+	{
+	  /* A member of a structure that is not present, in its block
+	     (nothing, for an empty member outside the others).  */
+	  if (e->m.addr - it[group].dlo <= it[group].dlen)
+	    {
+	      e->hlo = it[group].hlo + (e->m.addr - it[group].dlo);
+	      e->own = 1;
+	      fresh = 1;
+	    }
+	  else
+	    {
+	      e->dlen = 0;
+	      continue;
+	    }
 	}
       else
 	{

@@ -262,6 +262,183 @@ rk_test_whole (struct sim *s)
 	 " pointer back in the whole (err %d, bits %#x of 0x7)", err, res);
 }
 
+/* Pointers: in a structure the device does not send (map(from: s)), two
+   entries for one pointer, a pointer of the region's own that a later
+   entry sends back, a pointer to an empty section, pointers with a bias
+   (a section that starts past where the pointer points), and "present"
+   members of a structure that is not.  One body; RK_CASE says which
+   case it checks.  */
+struct rk_ps
+{
+  int *p;
+  int v;
+};
+static struct rk_ps rk_ps, rk_ps_host;
+static int rk_parr[5], *rk_pvar;
+static int rk_case, rk_case_runs;
+
+static void
+rk_ptr_body (void *data)
+{
+  void **a = data;
+  struct rk_ps *ps;
+  int *res = NULL;
+  rk_case_runs++;
+  switch (rk_case)
+    {
+    case 1:			/* [from ps] [tofrom arr] [attach ps.p]  */
+      ps = a[0];
+      res = a[3];
+      *res = ps->p == a[1] && ps->v == 0;
+      ps->p[0] = 5;
+      ps->v = 9;
+      break;
+    case 2:			/* [tofrom arr] [tofrom ps] [attach] x 2  */
+      ps = a[1];
+      res = a[4];
+      *res = ps->p == a[0] && a[2] == a[3];
+      break;
+    case 3:			/* [to arr] [pointer pvar] [always from pvar]  */
+      res = a[3];
+      *res = *(int **) a[1] == a[0] && a[2] == a[1];
+      break;
+    case 4:			/* [tofrom ps] [tofrom arr, 0 bytes] [attach]  */
+      ps = a[0];
+      res = a[3];
+      *res = ps->p == a[1] && a[1] != NULL;
+      break;
+    case 5:			/* [tofrom arr+2, 12] [pointer pvar, bias 8]
+				   [tofrom ps] [attach ps.p, bias 8]  */
+      ps = a[2];
+      res = a[4];
+      *res = (*(int **) a[1] + 2 == (int *) a[0])
+	     | ((*(int **) a[1])[2] == 102) << 1
+	     | (ps->p == *(int **) a[1]) << 2;
+      (*(int **) a[1])[3] = 7;
+      *res = *res == 7;
+      break;
+    case 6:			/* [struct ps, 1] [always present to ps.v]  */
+      res = a[2];
+      *res = a[1] == (void *) &rk_ps_host.v && rk_ps_host.v == 33;
+      break;
+    }
+}
+
+static const char rk_ptr_id[] = "rk_ptr@rev-kinds.c#1";
+static const void *const rk_ptr_table[]
+  = { rk_ptr_id, (const void *) rk_ptr_body };
+
+static int32_t
+rk_ptr_call (struct sim *s, int c, size_t n, void **addrs, size_t *sizes,
+	     unsigned short *kinds)
+{
+  int k;
+  for (k = 0; k < 5; k++)
+    rk_parr[k] = 100 + k;
+  rk_ps.p = rk_parr;
+  rk_ps.v = 3;
+  rk_pvar = rk_parr;
+  rk_case = c;
+  return hs_target_rev (s->dev, rk_ptr_id, n, addrs, sizes, kinds);
+}
+
+static void
+rk_test_pointers (struct sim *s)
+{
+  enum { TF = GOMP_HS_REV_TOFROM | RK_ALIGN_INT,
+	 TFP = GOMP_HS_REV_TOFROM | RK_ALIGN_PTR,
+	 FR = GOMP_HS_REV_FROM | RK_ALIGN_INT };
+  int res, runs;
+  int32_t err;
+  {
+    void *a[4] = { &rk_ps, rk_parr, &rk_ps.p, &res };
+    size_t z[4] = { sizeof rk_ps, sizeof rk_parr, 0, sizeof res };
+    unsigned short k[4] = { GOMP_HS_REV_FROM | RK_ALIGN_PTR, TF,
+			    GOMP_HS_REV_ATTACH, FR };
+    res = -1;
+    err = rk_ptr_call (s, 1, 4, a, z, k);
+    check (err == 0 && res == 1 && rk_ps.p == rk_parr && rk_ps.v == 9
+	   && rk_parr[0] == 5,
+	   "reverse offload: a pointer attached in a structure the device"
+	   " does not send (from): the host's copy points to the host's,"
+	   " the device's pointer comes back as it was (err %d, res %d)",
+	   err, res);
+  }
+  {
+    void *a[5] = { rk_parr, &rk_ps, &rk_ps.p, &rk_ps.p, &res };
+    size_t z[5] = { sizeof rk_parr, sizeof rk_ps, 0, 0, sizeof res };
+    unsigned short k[5] = { TF, TFP, GOMP_HS_REV_ATTACH,
+			    GOMP_HS_REV_ATTACH_ZERO_LEN, FR };
+    res = -1;
+    err = rk_ptr_call (s, 2, 5, a, z, k);
+    check (err == 0 && res == 1 && rk_ps.p == rk_parr,
+	   "reverse offload: two entries for one pointer: translated once,"
+	   " the device's value back (err %d, res %d, device %s)", err, res,
+	   rk_ps.p == rk_parr ? "right" : "a host address");
+  }
+  {
+    void *a[4] = { rk_parr, &rk_pvar, &rk_pvar, &res };
+    size_t z[4] = { sizeof rk_parr, 0, sizeof rk_pvar, sizeof res };
+    unsigned short k[4] = { GOMP_HS_REV_TO | RK_ALIGN_INT,
+			    GOMP_HS_REV_POINTER,
+			    GOMP_HS_REV_ALWAYS_FROM | RK_ALIGN_PTR, FR };
+    res = -1;
+    err = rk_ptr_call (s, 3, 4, a, z, k);
+    check (err == 0 && res == 1 && rk_pvar == rk_parr,
+	   "reverse offload: a pointer of the region's own sent back by a"
+	   " later entry: the device's address, not the host's (err %d,"
+	   " res %d)", err, res);
+  }
+  {
+    void *a[4] = { &rk_ps, rk_parr, &rk_ps.p, &res };
+    size_t z[4] = { sizeof rk_ps, 0, 0, sizeof res };
+    unsigned short k[4] = { TFP, TF, GOMP_HS_REV_ATTACH, FR };
+    res = -1;
+    err = rk_ptr_call (s, 4, 4, a, z, k);
+    check (err == 0 && res == 1 && rk_ps.p == rk_parr,
+	   "reverse offload: a pointer to an empty section of the region"
+	   " points to its storage (err %d, res %d)", err, res);
+  }
+  {
+    void *a[5] = { rk_parr + 2, &rk_pvar, &rk_ps, &rk_ps.p, &res };
+    size_t z[5] = { 3 * sizeof (int), 2 * sizeof (int), sizeof rk_ps,
+		    2 * sizeof (int), sizeof res };
+    unsigned short k[5] = { TF, GOMP_HS_REV_POINTER, TFP,
+			    GOMP_HS_REV_ATTACH, FR };
+    res = -1;
+    err = rk_ptr_call (s, 5, 5, a, z, k);
+    check (err == 0 && res == 1 && rk_parr[3] == 7 && rk_parr[0] == 100
+	   && rk_ps.p == rk_parr,
+	   "reverse offload: pointers with a bias (the section starts 8"
+	   " bytes past them): the host's point 8 bytes before its copy"
+	   " (err %d, res %d)", err, res);
+  }
+  {
+    void *a[3] = { &rk_ps, &rk_ps.v, &res };
+    size_t z[3] = { 1, sizeof rk_ps.v, sizeof res };
+    unsigned short k[3] = { GOMP_HS_REV_STRUCT | RK_ALIGN_PTR,
+			    GOMP_HS_REV_ALWAYS_PRESENT_TO | RK_ALIGN_INT, FR };
+    res = -1;
+    runs = rk_case_runs;
+    err = rk_ptr_call (s, 6, 3, a, z, k);
+    check (err == ENXIO && rk_case_runs == runs,
+	   "reverse offload: a present member of a structure that is not"
+	   " present, itself not present: refused (ENXIO) (err %d)", err);
+    gomp_target_rev_map_add (REV_TID, (uintptr_t) &rk_ps_host.v,
+			     (uintptr_t) (&rk_ps_host.v + 1),
+			     (uintptr_t) &rk_ps.v);
+    rk_ps_host.v = 0;
+    rk_ps.v = 33;
+    rk_case = 6;
+    err = hs_target_rev (s->dev, rk_ptr_id, 3, a, z, k);
+    gomp_target_rev_map_remove (REV_TID, (uintptr_t) &rk_ps_host.v,
+				(uintptr_t) (&rk_ps_host.v + 1));
+    check (err == 0 && res == 1,
+	   "reverse offload: ... present on its own: the host's, with the"
+	   " device's value (always) (err %d, res %d)", err, res);
+  }
+}
+
 /* Pointers to what the region does not map, "present", and requests
    the host refuses.  */
 
@@ -408,10 +585,13 @@ test_target_rev_kinds (void)
   GOMP_target_rev_register (1, rk_misc_table, 1);
   GOMP_target_rev_register (1, rk_present_table, 1);
   GOMP_target_rev_register (1, rk_whole_table, 1);
+  GOMP_target_rev_register (1, rk_ptr_table, 1);
   rk_test_fortran (&s);
   rk_test_whole (&s);
+  rk_test_pointers (&s);
   rk_test_struct (&s);
   rk_test_misc (&s);
+  GOMP_target_rev_unregister (rk_ptr_table);
   GOMP_target_rev_unregister (rk_whole_table);
   GOMP_target_rev_unregister (rk_present_table);
   GOMP_target_rev_unregister (rk_misc_table);

@@ -5,7 +5,9 @@
 # this flavour's libgomp first on the library path, then the directory of
 # this machine's CUDA driver.  Target regions must run on the GPU
 # (OMP_TARGET_OFFLOAD=mandatory).  A program passes when it exits 0 and,
-# where it has NAME.expect, prints that line.  Prints PASS:/FAIL: lines.
+# where it has NAME.expect, prints that line.  Last, a reverse-offload
+# program with host services off must be refused.  Prints PASS:/FAIL:
+# lines.
 # Usage: run.sh [BUDGET_SECONDS]
 here=$(cd "$(dirname "$0")" && pwd)
 budget=${1:-120}
@@ -41,4 +43,20 @@ for t in "$here"/tests/*.exe; do
     sed 's/^/  | /' "$work/$name.out" | head -20
   fi
 done
+# With host services off, an image with reverse-offload regions is not
+# loaded, with a message: they run through host services alone (GCC's
+# own slot is gone).
+t=$here/tests/up-f-reverse-offload-1.exe
+if test -x "$t"; then
+  ( cd "$work" && GOMP_HOST_SERVICES=off OMP_TARGET_OFFLOAD=mandatory timeout 60 \
+      "$here/lib/ld-linux-x86-64.so.2" --library-path "$here/lib${cuda_dir:+:$cuda_dir}" \
+      "$t" ) > "$work/rev-off.out" 2>&1
+  st=$?
+  if test $st -ne 0 && test $st -ne 124 && grep -q 'reverse-offload regions' "$work/rev-off.out"; then
+    echo "PASS: gcc14-rev-off (refused at load, status $st)"
+  else
+    echo "FAIL: gcc14-rev-off (status $st; expected a refusal at load that names reverse-offload regions)"
+    sed 's/^/  | /' "$work/rev-off.out" | head -10
+  fi
+fi
 rm -rf "$work"

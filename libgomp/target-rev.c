@@ -781,20 +781,16 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	}
       e->dlo = e->m.addr;
       e->dlen = e->m.size;
-      if (group >= 0 && rev_must_be_present (e->k)
-	  && (rev_translate (target_id, it, 0, e->m.addr, e->m.size, &h) != 0
-	      || h == NULL))
-	{
-	  gomp_error ("reverse offload: region %s: present clause, but"
-		      " device address %#llx (%llu bytes, in a structure) is"
-		      " not a copy of host data", name,
-		      (unsigned long long) e->m.addr,
-		      (unsigned long long) e->m.size);
-	  err = ENXIO;
-	  goto out;
-	}
       if (group >= 0 && rev_must_be_present (e->k))
-	e->hlo = h;		/* Present on its own: the host's.  */
+	{
+	  /* A member of a structure that is not present, itself present
+	     on its own (the host's), or an error.  */
+	  if (rev_translate (target_id, it, 0, e->m.addr, e->m.size, &h) != 0)
+	    goto nomap;
+	  if (h == NULL)
+	    goto notpresent;
+	  e->hlo = h;
+	}
       else if (group >= 0)
 	{
 	  /* A member of a structure that is not present, in its block
@@ -821,15 +817,7 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
 	  e->own = j >= 0 && it[j].own;
 	  e->sent = e->own && it[j].sent;
 	  if (h == NULL && rev_must_be_present (e->k))
-	    {
-	      gomp_error ("reverse offload: region %s: present clause, but"
-			  " device address %#llx (%llu bytes) is not a copy"
-			  " of host data", name,
-			  (unsigned long long) e->m.addr,
-			  (unsigned long long) e->m.size);
-	      err = ENXIO;
-	      goto out;
-	    }
+	    goto notpresent;
 	  if (h == NULL && (e->k == GOMP_HS_REV_DELETE
 			    || e->k == GOMP_HS_REV_RELEASE))
 	    {
@@ -908,6 +896,14 @@ gomp_target_rev_serve (int target_id, unsigned char *in, size_t in_len,
  nomem:
   gomp_error ("reverse offload: out of host memory for region %s", name);
   err = ENOMEM;
+  goto out;
+
+ notpresent:
+  gomp_error ("reverse offload: region %s: present clause, but device"
+	      " address %#llx (%llu bytes) is not a copy of host data", name,
+	      (unsigned long long) it[i].m.addr,
+	      (unsigned long long) it[i].m.size);
+  err = ENXIO;
   goto out;
 
  nomap:

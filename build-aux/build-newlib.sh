@@ -22,7 +22,7 @@ DEBIAN_NEWLIB_PATCHES=${DEBIAN_NEWLIB_PATCHES-"newlib-5fca4e0f180 newlib-6bb96d1
 patchset=${GOMP_HS_PATCHES:-$top_srcdir/patches}
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-RECIPE=3
+RECIPE=4
 # ELIX level 4: the full stdio, so that fopen, fseeko, ftello and the
 # wide-oriented paths of vfprintf resolve to newlib's own code.
 # Retargetable locking: the locks (and newlib's static lock objects) come
@@ -86,11 +86,17 @@ for ml in default mgomp; do
   # newlib's default retargetable locks (misc/lock.c) do nothing; libgomp
   # defines the real ones, and nvptx-ld rescans archives, so its
   # definitions resolve libc.a's references once this member is gone.
+  # newlib's rename (stdio/rename.c) calls _rename_r, which on nvptx
+  # makes a link and an unlink; libgomp's posix-io.c defines rename itself
+  # as one host call.  With two definitions in two archives, the one that
+  # wins depends on the linker: nvptx-tools 0.20240810 (Debian 13) takes
+  # libc.a's and then fails with "multiple definitions of 'rename'" when
+  # posix-io.o comes in (tests/unit/device-archives.sh).
   # newlib 3.3 names the members lib_a-NAME.o, 4.x libc_a-NAME.o, and
   # "ar d" of a missing member succeeds silently: fail unless exactly one
   # member of that name was there and none is left.
-  "$top_srcdir"/build-aux/ar-drop-member.sh nvptx-none-ar "$prefix.tmp$sub/libc.a" vprintf lock \
-    || { echo "[newlib] $ml: could not drop vprintf and lock from libc.a" >&2; exit 1; }
+  "$top_srcdir"/build-aux/ar-drop-member.sh nvptx-none-ar "$prefix.tmp$sub/libc.a" vprintf lock rename \
+    || { echo "[newlib] $ml: could not drop vprintf, lock and rename from libc.a" >&2; exit 1; }
   if test $ml = default; then
     cp -r "$obj"/inst/nvptx-none/include "$prefix.tmp/include"
   fi

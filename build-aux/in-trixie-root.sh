@@ -46,6 +46,11 @@ bind ()  # SOURCE TARGET [ro]
     || say "$1 is bound writable (read-only refused)"
 }
 bind /proc /proc; bind /dev /dev
+# A plain bind of /dev leaves out the mounts below it; DejaGnu's expect
+# needs the pseudo-terminals of /dev/pts to run anything.
+if grep -q '^[^ ]* /dev/pts ' /proc/mounts && ! test -e "$root/dev/pts/ptmx"; then
+  bind /dev/pts /dev/pts
+fi
 if test -x "$cuda_bin/ptxas"; then
   bind "$(dirname "$(readlink -f "$cuda_bin/ptxas")")" /opt/gomp-hs-cuda/bin ro
 fi

@@ -14,8 +14,13 @@ set -e
 top=$1 work=$2 stage=$3 major=$4 cc1=$5 newlib=$6 launcher=$7 host_cc1=$8
 devlib=$stage/lib/nvptx-none
 echo "[stage] install tree: $stage"
-cp "$newlib"/libc.a "$newlib"/libm.a "$devlib/"
-cp "$newlib"/mgomp/libc.a "$newlib"/mgomp/libm.a "$devlib/mgomp/"
+# libg.a too: the nvptx driver links -lg before -lc whenever -g is given
+# (its LIB_SPEC), and newlib's libg.a is a copy of libc.a.  Without one
+# here, -lg would find Debian's (unpatched newlib, with its stub write).
+for d in "" /mgomp; do
+  cp "$newlib$d"/libc.a "$newlib$d"/libm.a "$devlib$d/"
+  cp "$newlib$d"/libc.a "$devlib$d/libg.a"
+done
 rm -rf "$devlib/sys-include"
 cp -R "$newlib/include" "$devlib/sys-include"
 cp "$top/libgomp/config/nvptx/gomp-nvptx-abi.h" \

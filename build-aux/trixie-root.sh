@@ -1,7 +1,9 @@
 #!/bin/sh
 # A Debian 13 (trixie) root with Debian's own GCC 14 offloading compilers
-# (gcc-14, g++-14, gfortran-14, gcc-14-offload-nvptx, nvptx-tools), for
-# testing the GCC 14 flavour against the compilers its users have.  Made
+# (gcc-14, g++-14, gfortran-14, gcc-14-offload-nvptx, nvptx-tools) and
+# DejaGnu (dejagnu: tests/gcc14-suites.sh runs GCC 14's libgomp testsuite
+# and ours there), for testing the GCC 14 flavour against the compilers its
+# users have.  Made
 # with debootstrap (minbase) and cached, keyed by the versions of those
 # packages in trixie's index (build-aux/fetch-trixie-sources.sh's apt
 # configuration), so a new upload makes a new root.  Needs root (chroot).
@@ -16,7 +18,7 @@ work=$1
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 suite=${GOMP_HS_TRIXIE_SUITE:-trixie}
 mirror=${GOMP_HS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-pkgs="gcc-14 g++-14 gfortran-14 gcc-14-offload-nvptx nvptx-tools"
+pkgs="gcc-14 g++-14 gfortran-14 gcc-14-offload-nvptx nvptx-tools dejagnu"
 extra=${GOMP_HS_TRIXIE_EXTRA:-}
 RECIPE=1
 
@@ -51,7 +53,7 @@ rm -rf "$root.tmp"
 echo "[trixie-root] debootstrap $suite (about 1 min; log: $log)" >&2
 debootstrap --variant=minbase "$suite" "$root.tmp" "$mirror" > "$log" 2>&1 \
   || { tail -20 "$log" >&2; echo "[trixie-root] debootstrap failed" >&2; exit 1; }
-echo "[trixie-root] installing $pkgs (about 30 s)" >&2
+echo "[trixie-root] installing $pkgs (about 40 s)" >&2
 cp /etc/resolv.conf "$root.tmp/etc/resolv.conf" 2>/dev/null || true
 chroot "$root.tmp" sh -c "apt-get -q update && DEBIAN_FRONTEND=noninteractive \
   apt-get -q -y --no-install-recommends install $pkgs make $extra && apt-get clean" >> "$log" 2>&1 \

@@ -6,8 +6,9 @@
 # loader and C, C++ and Fortran runtimes, and this flavour's libgomp and
 # nvptx plugin (DEST/lib; the GPU machine's CUDA driver comes after them
 # on the library path).  The tests: tests/offload/gcc14-io.c and
-# gcc14-write.f90 (they fail unless they ran on the device), and GCC 14's
-# own reverse-offload and print tests.  DEST/run.sh (tests/gcc14-gpu.sh)
+# gcc14-write.f90 (they fail unless they ran on the device),
+# libgomp.c++/hs-c23-strtol-1.C, and GCC 14's own reverse-offload and
+# print tests.  DEST/run.sh (tests/gcc14-gpu.sh)
 # runs them.  Needs root (chroot).
 # Usage: gcc14-bundle.sh TOP STAGE14 GCC14_SRC DEST
 set -e
@@ -36,6 +37,10 @@ build io gomp-gcc -fopenmp gcc14-io.c
 echo 'gcc14-io: on the device, fprintf 10, read back "device 14"' > "$dest/tests/io.expect"
 build write gomp-gfortran -fopenmp gcc14-write.f90
 echo 'gcc14-write: from the device: 14' > "$dest/tests/write.expect"
+# This project's test of glibc's C23 strtol names, which only Debian 13's
+# headers (with g++'s _GNU_SOURCE) make: host and device must agree.
+cp "$top/libgomp/testsuite/libgomp.c++/hs-c23-strtol-1.C" "$dest/src/"
+build cxx-hs-c23-strtol-1 gomp-g++ -fopenmp hs-c23-strtol-1.C
 for t in $(grep -v -e '^#' -e '^cxx:' "$top/tests/upstream/gcc14-tests.txt"); do
   lang=${t%%:*} rel=${t#*:}
   s=$ts/$rel

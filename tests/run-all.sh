@@ -7,13 +7,18 @@
 #   3. a sample of GCC's own libgomp testsuite, run with Debian's runtime
 #      and with ours and compared (tests/upstream/run-upstream.sh): one
 #      PASS line for the comparison, one FAIL line per regression;
+#   4. the GCC 14 flavour's two DejaGnu suites, in the trixie root
+#      (tests/gcc14-suites.sh): step 2's, and a sample of GCC 14's own
+#      libgomp testsuite compared as in step 3.
 # With GCC14_ONLY set (a build for the GCC 14 flavour alone, on Debian 13),
-# only the GCC 14 flavour's unit tests (tests/unit/gcc14-*.sh) run: the
-# rest is written for the GCC 12 stage, and says UNSUPPORTED.
+# only the GCC 14 flavour's unit tests (tests/unit/gcc14-*.sh) and step 4
+# run: the rest is written for the GCC 12 stage, and says UNSUPPORTED.
 # Usage: run-all.sh TOP_SRCDIR STAGE WORKDIR NEWLIB_PREFIX
+#   STAGE  the GCC 12 stage; the GCC 14 one is in gcc-14/stage beside it.
 # Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC, GCC_SRC (the
-# patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves step 3 out),
-# UPSTREAM_JOBS, GCC14_ONLY.
+# patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves steps 3 and 4's
+# comparison out), UPSTREAM14_SAMPLE (step 4's, default 8), UPSTREAM_JOBS,
+# GCC14_ONLY.
 top=$1
 stage=$2
 work=$3
@@ -57,13 +62,12 @@ ufail=$(grep -c '^FAIL:' "$log")
 uskip=$(grep -c '^UNSUPPORTED:' "$log")
 echo "[check] unit: $upass passed, $ufail failed, $uskip unsupported"
 
+dpass=0 dfail=0 dskip=0
+sample=${UPSTREAM_SAMPLE:-4}
+upstream_pass=0 upstream_fail=0 upstream_skip=0
 if test -n "$GCC14_ONLY"; then
-  echo "[check] DejaGnu and upstream: left out (GCC 14 only)"
-  echo "$upass passed, $ufail failed, $uskip skipped"
-  test "$upass" -gt 0 && test "$ufail" -eq 0
-  exit
-fi
-
+  echo "[check] DejaGnu and upstream for GCC 12: left out (GCC 14 only)"
+else
 echo "[check] DejaGnu: libgomp/testsuite (log: $work/dejagnu/libgomp.log)"
 ( cd "$work/dejagnu" && "$runtest" --tool libgomp --srcdir "$top/libgomp/testsuite" \
     GOMP_HS_PREFIX="$stage" GOMP_PTX_EXTRACT="$work/ptx-extract" \
@@ -82,8 +86,6 @@ else
 fi
 echo "[check] DejaGnu: $dpass passed, $dfail failed, $dskip unsupported"
 
-sample=${UPSTREAM_SAMPLE:-4}
-upstream_pass=0 upstream_fail=0 upstream_skip=0
 if test "$sample" = 0; then
   echo "[check] upstream: left out (UPSTREAM_SAMPLE=0)"
 else
@@ -99,10 +101,28 @@ else
   test $((upstream_pass + upstream_fail)) -eq 0 && upstream_fail=1
   echo "[check] upstream: $upstream_pass passed, $upstream_fail failed, $upstream_skip unsupported"
 fi
+fi
 
-pass=$((upass + dpass + upstream_pass))
-fail=$((ufail + dfail + upstream_fail))
-skip=$((uskip + dskip + upstream_skip))
+# 4. The GCC 14 flavour's suites.
+sample14=${UPSTREAM14_SAMPLE:-8}
+test "$sample" = 0 && sample14=0
+log14=$work/gcc14-suites.log
+echo "[check] GCC 14 flavour: DejaGnu and GCC 14's libgomp testsuite, 1/$sample14 of each directory, in the trixie root (log: $log14)"
+UPSTREAM_SAMPLE=$sample14 UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} PTXAS=$PTXAS NVLINK=$NVLINK \
+  PTX_EXTRACT=$work/ptx-extract \
+  sh "$top/tests/gcc14-suites.sh" "$top" "$(dirname "$stage")/gcc-14/stage" "$work/gcc14" \
+  > "$log14" 2>&1
+grep -E '^(FAIL|UNSUPPORTED):' "$log14"
+grep '^upstream: ' "$log14" | tail -n 1
+g14pass=$(grep -c '^PASS:' "$log14")
+g14fail=$(grep -c '^FAIL:' "$log14")
+g14skip=$(grep -c '^UNSUPPORTED:' "$log14")
+test $((g14pass + g14fail + g14skip)) -eq 0 && g14fail=1
+echo "[check] GCC 14 flavour's suites: $g14pass passed, $g14fail failed, $g14skip unsupported"
+
+pass=$((upass + dpass + upstream_pass + g14pass))
+fail=$((ufail + dfail + upstream_fail + g14fail))
+skip=$((uskip + dskip + upstream_skip + g14skip))
 if test $((pass + fail)) -eq 0; then
   fail=1
 fi

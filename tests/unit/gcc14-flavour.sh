@@ -81,6 +81,23 @@ why ()  # LOG
   echo "$l" | cut -c1-300
 }
 
+# What Debian 13's glibc headers (2.41) make offloaded code reference
+# (the __isoc23_ names, the checkers of strlcpy and strlcat, ...): the
+# scan of tests/unit/glibc-abi-scan.sh with gcc-14's preprocessor in the
+# root, against this flavour's device libraries.
+cp "$TOP/tests/unit/glibc-abi-scan.sh" "$w/glibc-abi-scan.sh"
+mkdir -p "$w/abi"
+in_root "STAGE=$stage14 HOST_CC=gcc-14 WORK=$w/abi sh $w/glibc-abi-scan.sh" 2>&1 \
+  | sed 's/^\(PASS\|FAIL\|UNSUPPORTED\): /\1: gcc14: trixie headers: /'
+
+# The device's C23 strtol family against glibc 2.41's own (the unit test
+# tests/unit/glibc-c23-strtol.c, built with gcc-14 in the root, where
+# glibc has the __isoc23_ functions it compares with).
+cp "$TOP/tests/unit/glibc-c23-strtol.c" "$TOP/libgomp/config/nvptx/glibc-abi-strtol.c" "$w/"
+in_root "gcc-14 -O2 -Wall -Werror -o c23-strtol glibc-c23-strtol.c && ./c23-strtol" \
+  > "$w/c23-strtol.log" 2>&1 || echo "FAIL: gcc14: glibc-c23-strtol.c in the root: $(why "$w/c23-strtol.log")"
+sed -n 's/^\(PASS\|FAIL\|UNSUPPORTED\): /\1: gcc14: glibc 2.41: /p' "$w/c23-strtol.log"
+
 # Whether this machine can run Debian 13's own offloading compiler in the
 # root, with Debian's runtime (none of this project's files): the premise
 # of what follows.  First with CUDA's ptxas there (nvptx-as verifies with

@@ -24,13 +24,14 @@
    <http://www.gnu.org/licenses/>.  */
 
 /* glibc's headers turn ordinary C into references to symbols that newlib
-   does not have: the stdin/stdout/stderr variables, the C99 scanf family
-   under its __isoc99_ names, the checking functions that _FORTIFY_SOURCE
-   calls, the 64-bit-offset names that _FILE_OFFSET_BITS=64 selects, and
-   __assert_fail.  Each is defined here on top of newlib with the
-   semantics glibc documents.  __errno_location is in reent.c, with the
-   rest of the per-thread state: code that uses only errno must not link
-   this file, which links stdio.
+   does not have: the stdin/stdout/stderr variables, the C99 and C23
+   scanf families under their __isoc99_ and __isoc23_ names, the checking
+   functions that _FORTIFY_SOURCE calls, the 64-bit-offset names that
+   _FILE_OFFSET_BITS=64 selects, and __assert_fail.  Each is defined here
+   on top of newlib with the semantics glibc documents.  The C23 strtol
+   family is in glibc-abi-strtol.c and __errno_location in reent.c, with
+   the rest of the per-thread state: code that uses only errno, or only
+   converts numbers, must not link this file, which links stdio.
 
    Deliberately absent: __uflow and __overflow.  glibc's inline
    getc_unlocked/putc_unlocked bodies read glibc's FILE layout directly;
@@ -153,6 +154,63 @@ __isoc99_scanf (const char *fmt, ...)
 
 int
 __isoc99_sscanf (const char *s, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start (ap, fmt);
+  r = vsscanf (s, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+/* C23 scanf: from glibc 2.38 on, with _GNU_SOURCE (which g++ always
+   defines) or -std=c23, glibc's headers name the scanf family
+   __isoc23_scanf and so on.  This is newlib's scanf, which does not read
+   C23's additions: the %b conversion and the "0b" prefix of %i (the
+   manual says so).  */
+
+int
+__isoc23_vfscanf (FILE *fp, const char *fmt, va_list ap)
+{
+  return vfscanf (fp, fmt, ap);
+}
+
+int
+__isoc23_vscanf (const char *fmt, va_list ap)
+{
+  return vfscanf (__sf + 0, fmt, ap);
+}
+
+int
+__isoc23_vsscanf (const char *s, const char *fmt, va_list ap)
+{
+  return vsscanf (s, fmt, ap);
+}
+
+int
+__isoc23_fscanf (FILE *fp, const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start (ap, fmt);
+  r = vfscanf (fp, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+int
+__isoc23_scanf (const char *fmt, ...)
+{
+  va_list ap;
+  int r;
+  va_start (ap, fmt);
+  r = vfscanf (__sf + 0, fmt, ap);
+  va_end (ap);
+  return r;
+}
+
+int
+__isoc23_sscanf (const char *s, const char *fmt, ...)
 {
   va_list ap;
   int r;
@@ -428,6 +486,25 @@ __strncat_chk (char *dst, const char *src, size_t n, size_t dstlen)
   memcpy (dst + d, src, s);
   dst[d + s] = '\0';
   return dst;
+}
+
+/* glibc 2.38's strlcpy and strlcat: the size given must not exceed the
+   destination's.  */
+
+size_t
+__strlcpy_chk (char *dst, const char *src, size_t n, size_t dstlen)
+{
+  if (n > dstlen)
+    __chk_fail ();
+  return strlcpy (dst, src, n);
+}
+
+size_t
+__strlcat_chk (char *dst, const char *src, size_t n, size_t dstlen)
+{
+  if (n > dstlen)
+    __chk_fail ();
+  return strlcat (dst, src, n);
 }
 
 int

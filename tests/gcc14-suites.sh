@@ -1,0 +1,139 @@
+#!/bin/sh
+# The GCC 14 flavour's two DejaGnu suites, inside the cached trixie root of
+# build-aux/trixie-root.sh (Debian 13's own gcc-14, g++-14, gfortran-14,
+# gcc-14-offload-nvptx and dejagnu), as the GCC 12 flavour's run natively:
+#   --dejagnu   this project's libgomp/testsuite (lib/tool/libgomp.exp),
+#               with the GCC 14 stage's gomp-gcc, gomp-g++ and gomp-gfortran;
+#   --upstream  GCC 14's own libgomp testsuite (that of the GCC 14 tree the
+#               build unpacks), with Debian's gcc-14 and runtime and with
+#               ours, compared (tests/upstream/run-upstream.sh, run in the
+#               root with the same options as for GCC 12).
+# No GPU is needed: without one every region runs in host fallback in both
+# suites, as in the GCC 12 runs.
+#
+# Usage: gcc14-suites.sh [--dejagnu] [--upstream] TOP_SRCDIR STAGE14 WORKDIR
+#   STAGE14  the GCC 14 stage (build/gcc-14/stage); its GCC tree is beside
+#            it (gcc-src), and build-failed there says make gcc14 failed.
+# Environment: PTXAS, NVLINK (outside the root; inside it the directory
+# that holds PTXAS is bound at /opt/gomp-hs-cuda/bin), PTX_EXTRACT (the
+# tests/ptx-extract.c helper), UPSTREAM_SAMPLE, UPSTREAM_TESTS and
+# UPSTREAM_JOBS as for run-upstream.sh.
+# Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
+# "gcc14: " before what the suite says; WORKDIR/dejagnu/libgomp.sum and
+# WORKDIR/upstream/ keep the suites' own results.  Exit status 0: the
+# counts are in the lines.
+do_dejagnu= do_upstream=
+while :; do
+  case $1 in
+    --dejagnu) do_dejagnu=1; shift ;;
+    --upstream) do_upstream=1; shift ;;
+    *) break ;;
+  esac
+done
+test -n "$do_dejagnu$do_upstream" || do_dejagnu=1 do_upstream=1
+if test $# -ne 3; then
+  echo "usage: gcc14-suites.sh [--dejagnu] [--upstream] TOP_SRCDIR STAGE14 WORKDIR" >&2
+  exit 2
+fi
+top=$(cd "$1" && pwd) || exit 2
+stage14=$2
+w=$3
+what=
+test -n "$do_dejagnu" && what="the DejaGnu suite"
+test -n "$do_upstream" && what="${what:+$what and }GCC 14's libgomp testsuite"
+
+# One line for a suite that could not run, in each suite's name.
+none ()  # KIND REASON
+{
+  test -n "$do_dejagnu" && echo "$1: gcc14: dejagnu: $2"
+  test -n "$do_upstream" && echo "$1: gcc14: upstream: $2"
+  exit 0
+}
+if test -f "$(dirname "$stage14")/build-failed"; then
+  none FAIL "$(cat "$(dirname "$stage14")/build-failed")"
+fi
+test -x "$stage14/bin/gomp-gcc" \
+  || none UNSUPPORTED "no GCC 14 flavour built ($stage14; make gcc14)"
+stage14=$(cd "$stage14" && pwd)
+gcc_src=$(dirname "$stage14")/gcc-src
+if test "$(id -u)" != 0 || ! unshare --mount true 2> /dev/null; then
+  none UNSUPPORTED "the trixie root needs root that may mount and chroot"
+fi
+mkdir -p "$w" || none FAIL "cannot create $w"
+w=$(cd "$w" && pwd)
+root=$("$top"/build-aux/trixie-root.sh "$w" 2> "$w/root.log" | tail -n 1)
+if ! test -x "$root/usr/bin/runtest"; then
+  tail -n 5 "$w/root.log"
+  none FAIL "no trixie root with DejaGnu ($w/root.log)"
+fi
+echo "[gcc14] $what in the trixie root $(basename "$root")"
+
+# CUDA's tools as the root sees them: the directory that holds ptxas is
+# bound at /opt/gomp-hs-cuda/bin (build-aux/in-trixie-root.sh); nvlink is
+# taken when it is in the same directory.
+cuda_bin= ptxas_in= nvlink_in=
+case $PTXAS in
+  /*) cuda_bin=$(dirname "$PTXAS")
+      real=$(dirname "$(readlink -f "$PTXAS")")
+      ptxas_in=/opt/gomp-hs-cuda/bin/$(basename "$PTXAS")
+      test -n "$NVLINK" && test "$(dirname "$(readlink -f "$NVLINK")")" = "$real" \
+	&& nvlink_in=/opt/gomp-hs-cuda/bin/$(basename "$NVLINK") ;;
+esac
+# Variables for the command in the root (whose environment starts empty),
+# each quoted for sh.
+q () { printf "%s='%s' " "$1" "$(printf '%s' "$2" | sed "s/'/'\\\\''/g")"; }
+in_root ()  # DIR COMMAND
+{
+  d=$1; shift
+  CUDA_BIN=${cuda_bin:-/nonexistent} "$top"/build-aux/in-trixie-root.sh "$root" \
+    "$top" "$w" "$stage14" "$(dirname "$PTX_EXTRACT")" -- sh -c "cd $d && $*"
+}
+
+if test -n "$do_dejagnu"; then
+  mkdir -p "$w/dejagnu"
+  start=$(date +%s)
+  in_root "$w/dejagnu" "runtest --tool libgomp --srcdir $top/libgomp/testsuite \
+    GOMP_HS_PREFIX=$stage14 GOMP_PTX_EXTRACT=$PTX_EXTRACT \
+    PTXAS=$ptxas_in NVLINK=$nvlink_in" > "$w/dejagnu/runtest.out" 2>&1
+  sum=$w/dejagnu/libgomp.sum
+  if test -f "$sum"; then
+    # As tests/run-all.sh counts the GCC 12 run: XFAIL passes; XPASS,
+    # UNRESOLVED and ERROR fail; UNTESTED is unsupported.
+    sed -n -e 's/^PASS: /PASS: gcc14: dejagnu: /p' \
+	   -e 's/^XFAIL: /PASS: gcc14: dejagnu: (XFAIL) /p' \
+	   -e 's/^FAIL: /FAIL: gcc14: dejagnu: /p' \
+	   -e 's/^\(XPASS\|UNRESOLVED\|ERROR\): /FAIL: gcc14: dejagnu: (\1) /p' \
+	   -e 's/^\(UNSUPPORTED\|UNTESTED\): /UNSUPPORTED: gcc14: dejagnu: (\1) /p' "$sum"
+    grep -q -E '^(PASS|XFAIL): ' "$sum" \
+      || echo "FAIL: gcc14: dejagnu: no test passed ($sum)"
+    # A run that broke before counting anything is a failure.
+    grep -q '^ERROR' "$w/dejagnu/runtest.out" \
+      && echo "FAIL: gcc14: dejagnu: runtest: $(grep -m 1 '^ERROR' "$w/dejagnu/runtest.out")"
+  else
+    tail -n 20 "$w/dejagnu/runtest.out"
+    echo "FAIL: gcc14: dejagnu: runtest produced no libgomp.sum ($w/dejagnu/runtest.out)"
+  fi
+  echo "[gcc14] DejaGnu suite: $(( $(date +%s) - start )) s"
+fi
+
+if test -n "$do_upstream"; then
+  if test "${UPSTREAM_SAMPLE:-1}" = 0 && test -z "$UPSTREAM_TESTS"; then
+    echo "[gcc14] upstream: left out (UPSTREAM_SAMPLE=0)"
+    exit 0
+  fi
+  test -f "$gcc_src/libgomp/testsuite/lib/libgomp.exp" \
+    || { echo "FAIL: gcc14: upstream: no GCC 14 tree at $gcc_src"; exit 0; }
+  env=$(q UPSTREAM_SAMPLE "${UPSTREAM_SAMPLE:-1}"; q UPSTREAM_TESTS "$UPSTREAM_TESTS"
+	q UPSTREAM_JOBS "${UPSTREAM_JOBS:-1}"; q UPSTREAM_PTX_ISA "$UPSTREAM_PTX_ISA")
+  start=$(date +%s)
+  in_root "$w" "env $env sh $top/tests/upstream/run-upstream.sh $top $gcc_src \
+    $stage14 $w/upstream" > "$w/upstream.log" 2>&1
+  # run-upstream.sh's own lines, named for this flavour; the others (its
+  # progress and closing count) as they are.
+  sed -e 's/^\(PASS\|FAIL\|UNSUPPORTED\|XPASS\|UNRESOLVED\|ERROR\): /\1: gcc14: /' \
+      "$w/upstream.log"
+  grep -q -E '^(PASS|FAIL): ' "$w/upstream.log" \
+    || echo "FAIL: gcc14: upstream: run-upstream.sh printed no result ($w/upstream.log)"
+  echo "[gcc14] upstream: $(( $(date +%s) - start )) s"
+fi
+exit 0

@@ -3,10 +3,10 @@
 # (gcc-14, g++-14, gfortran-14, gcc-14-offload-nvptx, nvptx-tools) and
 # DejaGnu (dejagnu: tests/gcc14-suites.sh runs GCC 14's libgomp testsuite
 # and ours there), for testing the GCC 14 flavour against the compilers its
-# users have.  Made
-# with debootstrap (minbase) and cached, keyed by the versions of those
-# packages in trixie's index (build-aux/fetch-trixie-sources.sh's apt
-# configuration), so a new upload makes a new root.  Needs root (chroot).
+# users have.  Made with debootstrap (minbase) and cached, keyed by the
+# versions of those packages in trixie's index (build-aux/
+# fetch-trixie-sources.sh's apt configuration), so a new upload makes a
+# new root.  Needs root (chroot).
 #
 # GOMP_HS_TRIXIE_EXTRA: more packages for the root (a root of its own,
 # keyed by their names too): tests/native-debian13.sh's build tools.

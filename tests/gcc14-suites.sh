@@ -16,7 +16,7 @@
 #            it (gcc-src), and build-failed there says make gcc14 failed.
 # Environment: PTXAS, NVLINK (outside the root; inside it the directory
 # that holds PTXAS is bound at /opt/gomp-hs-cuda/bin), PTX_EXTRACT (the
-# tests/ptx-extract.c helper), UPSTREAM_SAMPLE, UPSTREAM_TESTS and
+# tests/ptx-extract.c helper; --dejagnu only), UPSTREAM_SAMPLE, UPSTREAM_TESTS and
 # UPSTREAM_JOBS as for run-upstream.sh.
 # Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
 # "gcc14: " before what the suite says; WORKDIR/dejagnu/libgomp.sum and
@@ -86,7 +86,7 @@ in_root ()  # DIR COMMAND
 {
   d=$1; shift
   CUDA_BIN=${cuda_bin:-/nonexistent} "$top"/build-aux/in-trixie-root.sh "$root" \
-    "$top" "$w" "$stage14" "$(dirname "$PTX_EXTRACT")" -- sh -c "cd $d && $*"
+    "$top" "$w" "$stage14" ${PTX_EXTRACT:+"$(dirname "$PTX_EXTRACT")"} -- sh -c "cd $d && $*"
 }
 
 if test -n "$do_dejagnu"; then

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Run a command inside the trixie root of build-aux/trixie-root.sh, with
 # /proc, /dev and the given host directories bind-mounted at the same
-# paths, and the directory that really holds CUDA's ptxas (CUDA_BIN,
-# default /usr/local/cuda/bin, when it has one; a symbolic link there is
-# followed) read-only at /opt/gomp-hs-cuda/bin, last on PATH, so that the
-# root's own programs are never shadowed by what else that directory has.  The mounts are made in a mount namespace of their own
-# (unshare), so they end with the command whatever becomes of it, and are
-# never seen outside; without unshare they are undone when the command
-# ends.  Needs root.
+# paths, and the directory that really holds CUDA's ptxas (that of
+# CUDA_BIN, default /usr/local/cuda/bin, when it has one; symbolic links
+# and wrapper scripts there are followed) read-only at
+# /opt/gomp-hs-cuda/bin, last on PATH, so that the root's own programs are
+# never shadowed by what else that directory has.  The mounts are made in
+# a mount namespace of their own (unshare), so they end with the command
+# whatever becomes of it, and are never seen outside; without unshare
+# they are undone when the command ends.  Needs root.
 #
 # Usage: in-trixie-root.sh ROOT DIR... -- COMMAND [ARG...]
 set -e
@@ -51,8 +52,12 @@ bind /proc /proc; bind /dev /dev
 if grep -q '^[^ ]* /dev/pts ' /proc/mounts && ! test -e "$root/dev/pts/ptmx"; then
   bind /dev/pts /dev/pts
 fi
-if test -x "$cuda_bin/ptxas"; then
-  bind "$(dirname "$(readlink -f "$cuda_bin/ptxas")")" /opt/gomp-hs-cuda/bin ro
+# The directory of the program that ptxas really is: a wrapper script
+# there (exec /usr/local/cuda-13.0/bin/ptxas "$@") would name a path that
+# the root lacks (build-aux/real-program.sh).
+if test -x "$cuda_bin/ptxas" \
+   && real=$("$(dirname "$0")"/real-program.sh "$cuda_bin/ptxas"); then
+  bind "$(dirname "$real")" /opt/gomp-hs-cuda/bin ro
 fi
 for d in $dirs; do d=$(readlink -f "$d"); bind "$d" "$d"; done
 st=0

@@ -65,7 +65,9 @@ cp "$w/io.c" "$w/io.cc"
 # Inside the root, the directory of the ptxas the tests use (so that
 # nvptx-as verifies with it and gomp-gcc probes it), when there is one.
 cuda_bin=
-case $PTXAS in /*) cuda_bin=$(dirname "$PTXAS") ;; esac
+case $PTXAS in
+  /*) real=$("$TOP"/build-aux/real-program.sh "$PTXAS") && cuda_bin=$(dirname "$real") ;;
+esac
 in_root ()
 {
   CUDA_BIN=${cuda_bin:-/nonexistent} "$TOP"/build-aux/in-trixie-root.sh "$root" "$w" "$stage14" \

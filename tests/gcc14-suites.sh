@@ -15,9 +15,9 @@
 #   STAGE14  the GCC 14 stage (build/gcc-14/stage); its GCC tree is beside
 #            it (gcc-src), and build-failed there says make gcc14 failed.
 # Environment: PTXAS, NVLINK (outside the root; inside it the directory
-# that holds PTXAS is bound at /opt/gomp-hs-cuda/bin), PTX_EXTRACT (the
-# tests/ptx-extract.c helper; --dejagnu only), UPSTREAM_SAMPLE, UPSTREAM_TESTS and
-# UPSTREAM_JOBS as for run-upstream.sh.
+# of the program PTXAS really runs is bound at /opt/gomp-hs-cuda/bin),
+# PTX_EXTRACT (the tests/ptx-extract.c helper; --dejagnu only),
+# UPSTREAM_SAMPLE, UPSTREAM_TESTS and UPSTREAM_JOBS as for run-upstream.sh.
 # Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
 # "gcc14: " before what the suite says; WORKDIR/dejagnu/libgomp.sum and
 # WORKDIR/upstream/ keep the suites' own results.  Exit status 0: the

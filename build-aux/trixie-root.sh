@@ -43,6 +43,12 @@ if test "$(echo $vers | wc -w)" != "$(echo $pkgs | wc -w)"; then
 fi
 key=$(echo "$RECIPE $suite $pkgs $vers${extra:+ extra $extra}" | sha256sum | cut -c1-16)
 root=$cache/trixie-root-$key
+# The jobs of tests/run-all.sh's pool may ask for the root at the same
+# time: one makes it, the others wait for it (the lock is released when
+# this script exits).
+mkdir -p "$cache"
+exec 9> "$cache/trixie-root-$key.lock"
+flock 9
 if test -f "$root/.complete"; then
   echo "[trixie-root] cached: $root" >&2
   echo "$root"

@@ -18,6 +18,7 @@
 # Environment: PTXAS, NVLINK (may be empty), RUNTEST, HOST_CC, GCC_SRC (the
 # patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves steps 3 and 4's
 # comparison out), UPSTREAM14_SAMPLE (step 4's, default 8), UPSTREAM_JOBS,
+# CHECK_JOBS (how many jobs of steps 1, 2 and 4's DejaGnu run at a time),
 # GCC14_ONLY.
 top=$1
 stage=$2
@@ -31,36 +32,65 @@ mkdir -p "$work/unit" "$work/dejagnu"
 log=$work/unit/unit.log
 : > "$log"
 
-echo "[check] unit tests"
+# Steps 1, 2 and 4's DejaGnu suite are independent: they run as jobs of
+# one pool, CHECK_JOBS at a time (default: the number of cores), each with
+# its own log and directory (tests/check-job.sh).  The longest start
+# first, so that no long job is left to run alone at the end: the two
+# DejaGnu suites, then the unit tests known to be slow, then the rest in
+# name order.  Results are read once every job has ended, in a fixed
+# order.
+njobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
+mkdir -p "$work/jobs"
+slow="hs-sim.sh gcc14-flavour.sh hs-process.sh models.sh fuzz.sh"
+echo "[check] unit tests and DejaGnu, $njobs at a time"
+step_start=$(date +%s)
 "$cc" -O2 -Wall -D_GNU_SOURCE -o "$work/ptx-extract" "$top/tests/ptx-extract.c" \
   || { echo "FAIL: build ptx-extract"; echo "0 passed, 1 failed"; exit 1; }
-units_c="$top"/tests/unit/*.c units_sh="$top"/tests/unit/*.sh
-if test -n "$GCC14_ONLY"; then
-  units_c= units_sh="$top"/tests/unit/gcc14-*.sh
-  echo "UNSUPPORTED: the GCC 12 flavour's unit tests, DejaGnu testsuite and upstream comparison (this build is for GCC 14 only)" >> "$log"
-fi
-for t in $units_c; do
-  name=$(basename "$t" .c)
-  if "$cc" -O2 -Wall -Werror -I"$top/libgomp/config/nvptx" -I"$top/libgomp" \
-       -o "$work/unit/$name" "$t" -lpthread >> "$log" 2>&1; then
-    ( cd "$work/unit" && "./$name" ) >> "$log" 2>&1 \
-      || echo "FAIL: $name exited with status $?" >> "$log"
-  else
-    echo "FAIL: $name does not compile" >> "$log"
-  fi
-done
-for t in $units_sh; do
+units=
+for t in "$top"/tests/unit/*.c "$top"/tests/unit/*.sh; do
   test -f "$t" || continue
-  STAGE=$stage NEWLIB=$newlib TOP=$top WORK=$work/unit HOST_CC=$cc GCC_SRC=$GCC_SRC \
-    PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \
-    sh "$t" >> "$log" 2>&1 \
-    || echo "FAIL: $(basename "$t") exited with status $?" >> "$log"
+  n=$(basename "$t")
+  if test -n "$GCC14_ONLY"; then
+    case $n in gcc14-*.sh) ;; *) continue ;; esac
+  fi
+  units="$units $n"
+done
+{
+  test -z "$GCC14_ONLY" && echo "dejagnu -"
+  echo "gcc14-dejagnu -"
+  for n in $slow; do
+    case " $units " in *" $n "*) echo "sh $n" ;; esac
+  done
+  for n in $units; do
+    case " $slow " in *" $n "*) continue ;; esac
+    case $n in *.c) echo "c $n" ;; *) echo "sh $n" ;; esac
+  done
+} > "$work/jobs/list.txt"
+CHECK_TOP=$top CHECK_STAGE=$stage CHECK_WORK=$work CHECK_NEWLIB=$newlib \
+  CHECK_CC=$cc CHECK_RUNTEST=$runtest PTXAS=$PTXAS NVLINK=$NVLINK GCC_SRC=$GCC_SRC \
+  xargs -P "$njobs" -L 1 sh "$top/tests/check-job.sh" < "$work/jobs/list.txt"
+pool_seconds=$(( $(date +%s) - step_start ))
+# Each job's wall time, the longest first.
+for f in "$work"/jobs/*.seconds; do
+  test -f "$f" && echo "$(cat "$f") $(basename "$f" .seconds)"
+done | sort -rn > "$work/jobs/times.txt"
+
+test -n "$GCC14_ONLY" \
+  && echo "UNSUPPORTED: the GCC 12 flavour's unit tests, DejaGnu testsuite and upstream comparison (this build is for GCC 14 only)" >> "$log"
+for n in $units; do
+  case $n in *.c) k=c ;; *) k=sh ;; esac
+  if test -f "$work/jobs/$k-$n.seconds"; then
+    cat "$work/jobs/$k-$n.log" >> "$log"
+  else
+    echo "FAIL: $n did not run (tests/check-job.sh)" >> "$log"
+  fi
 done
 grep -E '^(FAIL|UNSUPPORTED):' "$log"
 upass=$(grep -c '^PASS:' "$log")
 ufail=$(grep -c '^FAIL:' "$log")
 uskip=$(grep -c '^UNSUPPORTED:' "$log")
-echo "[check] unit: $upass passed, $ufail failed, $uskip unsupported"
+echo "[check] unit: $upass passed, $ufail failed, $uskip unsupported (the pool: $pool_seconds s; each job's seconds: $work/jobs/times.txt)"
 
 dpass=0 dfail=0 dskip=0
 sample=${UPSTREAM_SAMPLE:-4}
@@ -69,9 +99,6 @@ if test -n "$GCC14_ONLY"; then
   echo "[check] DejaGnu and upstream for GCC 12: left out (GCC 14 only)"
 else
 echo "[check] DejaGnu: libgomp/testsuite (log: $work/dejagnu/libgomp.log)"
-( cd "$work/dejagnu" && "$runtest" --tool libgomp --srcdir "$top/libgomp/testsuite" \
-    GOMP_HS_PREFIX="$stage" GOMP_PTX_EXTRACT="$work/ptx-extract" \
-    PTXAS="$PTXAS" NVLINK="$NVLINK" ) > "$work/dejagnu/runtest.out" 2>&1
 sum=$work/dejagnu/libgomp.sum
 if test -f "$sum"; then
   grep -E '^(FAIL|XPASS|UNRESOLVED|UNSUPPORTED|ERROR):' "$sum"
@@ -107,11 +134,13 @@ fi
 sample14=${UPSTREAM14_SAMPLE:-8}
 test "$sample" = 0 && sample14=0
 log14=$work/gcc14-suites.log
-echo "[check] GCC 14 flavour: DejaGnu and GCC 14's libgomp testsuite, 1/$sample14 of each directory, in the trixie root (log: $log14)"
+echo "[check] GCC 14 flavour: DejaGnu (run in the pool above) and GCC 14's libgomp testsuite, 1/$sample14 of each directory, in the trixie root (log: $log14)"
+cp "$work/jobs/gcc14-dejagnu--.log" "$log14" 2> /dev/null \
+  || echo "FAIL: gcc14: dejagnu: did not run (tests/check-job.sh)" > "$log14"
 UPSTREAM_SAMPLE=$sample14 UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} PTXAS=$PTXAS NVLINK=$NVLINK \
   PTX_EXTRACT=$work/ptx-extract \
-  sh "$top/tests/gcc14-suites.sh" "$top" "$(dirname "$stage")/gcc-14/stage" "$work/gcc14" \
-  > "$log14" 2>&1
+  sh "$top/tests/gcc14-suites.sh" --upstream "$top" "$(dirname "$stage")/gcc-14/stage" \
+  "$work/gcc14" >> "$log14" 2>&1
 grep -E '^(FAIL|UNSUPPORTED):' "$log14"
 grep '^upstream: ' "$log14" | tail -n 1
 g14pass=$(grep -c '^PASS:' "$log14")

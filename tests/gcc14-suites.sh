@@ -17,7 +17,8 @@
 # Environment: PTXAS, NVLINK (outside the root; inside it the directory
 # of the program PTXAS really runs is bound at /opt/gomp-hs-cuda/bin),
 # PTX_EXTRACT (the tests/ptx-extract.c helper; --dejagnu only),
-# UPSTREAM_SAMPLE, UPSTREAM_TESTS and UPSTREAM_JOBS as for run-upstream.sh.
+# UPSTREAM_SAMPLE, UPSTREAM_TESTS, UPSTREAM_JOBS and UPSTREAM_STOCK_CACHE
+# (bound in the root at its own path) as for run-upstream.sh.
 # Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
 # "gcc14: " before what the suite says; WORKDIR/dejagnu/libgomp.sum and
 # WORKDIR/upstream/ keep the suites' own results.  Exit status 0: the
@@ -72,7 +73,7 @@ echo "[gcc14] $what in the trixie root $(basename "$root")"
 # PTXAS really runs (build-aux/real-program.sh: links and wrapper scripts
 # followed) is bound at /opt/gomp-hs-cuda/bin (build-aux/in-trixie-root.sh);
 # nvlink is taken when it is in the same directory.
-cuda_bin= ptxas_in= nvlink_in=
+cuda_bin= ptxas_in= nvlink_in= cache_bind=
 case $PTXAS in
   /*) if real=$("$top"/build-aux/real-program.sh "$PTXAS"); then
 	cuda_bin=$(dirname "$real")
@@ -89,7 +90,9 @@ in_root ()  # DIR COMMAND
 {
   d=$1; shift
   CUDA_BIN=${cuda_bin:-/nonexistent} "$top"/build-aux/in-trixie-root.sh "$root" \
-    "$top" "$w" "$stage14" ${PTX_EXTRACT:+"$(dirname "$PTX_EXTRACT")"} -- sh -c "cd $d && $*"
+    "$top" "$w" "$stage14" ${PTX_EXTRACT:+"$(dirname "$PTX_EXTRACT")"} \
+    ${cache_bind:+"$cache_bind"} \
+    -- sh -c "cd $d && $*"
 }
 
 # A ptxas that does not run in the root would fail every compile there
@@ -136,8 +139,14 @@ if test -n "$do_upstream"; then
   fi
   test -f "$gcc_src/libgomp/testsuite/lib/libgomp.exp" \
     || { echo "FAIL: gcc14: upstream: no GCC 14 tree at $gcc_src"; exit 0; }
+  # The cache of Debian's side (run-upstream.sh) is a host directory,
+  # bound in the root at the same path.
+  stock_cache=${UPSTREAM_STOCK_CACHE:-no}
+  test "$stock_cache" = no || mkdir -p "$stock_cache" || stock_cache=no
+  test "$stock_cache" = no || cache_bind=$stock_cache
   env=$(q UPSTREAM_SAMPLE "${UPSTREAM_SAMPLE:-1}"; q UPSTREAM_TESTS "$UPSTREAM_TESTS"
-	q UPSTREAM_JOBS "${UPSTREAM_JOBS:-1}"; q UPSTREAM_PTX_ISA "$UPSTREAM_PTX_ISA")
+	q UPSTREAM_JOBS "${UPSTREAM_JOBS:-1}"; q UPSTREAM_PTX_ISA "$UPSTREAM_PTX_ISA"
+	q UPSTREAM_STOCK_CACHE "$stock_cache")
   start=$(date +%s)
   in_root "$w" "env $env sh $top/tests/upstream/run-upstream.sh $top $gcc_src \
     $stage14 $w/upstream" > "$w/upstream.log" 2>&1

@@ -19,7 +19,9 @@
 # patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves steps 3 and 4's
 # comparison out), UPSTREAM14_SAMPLE (step 4's, default 8), UPSTREAM_JOBS,
 # CHECK_JOBS (how many jobs of steps 1, 2 and 4's DejaGnu run at a time),
-# GCC14_ONLY.
+# UPSTREAM_STOCK_CACHE (where steps 3 and 4 keep Debian's side of their
+# comparisons, tests/upstream/stock-cache.sh; default: upstream-stock in
+# the build cache; "no" runs it every time), GCC14_ONLY.
 top=$1
 stage=$2
 work=$3
@@ -35,14 +37,18 @@ log=$work/unit/unit.log
 # Steps 1, 2 and 4's DejaGnu suite are independent: they run as jobs of
 # one pool, CHECK_JOBS at a time (default: the number of cores), each with
 # its own log and directory (tests/check-job.sh).  The longest start
-# first, so that no long job is left to run alone at the end: the two
-# DejaGnu suites, then the unit tests known to be slow, then the rest in
-# name order.  Results are read once every job has ended, in a fixed
-# order.
+# first, so that no long job is left to run alone at the end: in the
+# order of the seconds each took in the last run on this machine (kept in
+# the build cache, check-times.txt), and where that has none (the first
+# run, a new test) first of all, in this order: the two DejaGnu suites,
+# the unit tests known to be slow, the rest in name order.  Results are
+# read once every job has ended, in a fixed order.
 njobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+hs_cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
+stock_cache=${UPSTREAM_STOCK_CACHE:-$hs_cache/upstream-stock}
 case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
 mkdir -p "$work/jobs"
-slow="hs-sim.sh gcc14-flavour.sh hs-process.sh models.sh fuzz.sh"
+slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
 echo "[check] unit tests and DejaGnu, $njobs at a time"
 step_start=$(date +%s)
 "$cc" -O2 -Wall -D_GNU_SOURCE -o "$work/ptx-extract" "$top/tests/ptx-extract.c" \
@@ -66,7 +72,14 @@ done
     case " $slow " in *" $n "*) continue ;; esac
     case $n in *.c) echo "c $n" ;; *) echo "sh $n" ;; esac
   done
-} > "$work/jobs/list.txt"
+} > "$work/jobs/order.txt"
+times_prev=$hs_cache/check-times.txt
+test -f "$times_prev" || times_prev=/dev/null
+LC_ALL=C awk -v prev="$times_prev" '
+  BEGIN { while ((getline l < prev) > 0) { split(l, f, " "); t[f[2]] = f[1] } }
+  { k = $1 "-" $2; print ((k in t) ? t[k] : 1000000), NR, $0 }' \
+  "$work/jobs/order.txt" | LC_ALL=C sort -k1,1nr -k2,2n | cut -d ' ' -f 3- \
+  > "$work/jobs/list.txt"
 CHECK_TOP=$top CHECK_STAGE=$stage CHECK_WORK=$work CHECK_NEWLIB=$newlib \
   CHECK_CC=$cc CHECK_RUNTEST=$runtest PTXAS=$PTXAS NVLINK=$NVLINK GCC_SRC=$GCC_SRC \
   xargs -P "$njobs" -L 1 sh "$top/tests/check-job.sh" < "$work/jobs/list.txt"
@@ -75,6 +88,8 @@ pool_seconds=$(( $(date +%s) - step_start ))
 for f in "$work"/jobs/*.seconds; do
   test -f "$f" && echo "$(cat "$f") $(basename "$f" .seconds)"
 done | sort -rn > "$work/jobs/times.txt"
+mkdir -p "$hs_cache" && cp "$work/jobs/times.txt" "$hs_cache/check-times.txt.$$" \
+  && mv "$hs_cache/check-times.txt.$$" "$hs_cache/check-times.txt"
 
 test -n "$GCC14_ONLY" \
   && echo "UNSUPPORTED: the GCC 12 flavour's unit tests, DejaGnu testsuite and upstream comparison (this build is for GCC 14 only)" >> "$log"
@@ -118,7 +133,7 @@ if test "$sample" = 0; then
 else
   echo "[check] upstream: GCC's libgomp testsuite, 1/$sample of each directory, Debian's and ours (log: $work/upstream.log)"
   UPSTREAM_SAMPLE=$sample UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} RUNTEST=$runtest \
-    sh "$top/tests/upstream/run-upstream.sh" "$top" "$GCC_SRC" "$stage" \
+    UPSTREAM_STOCK_CACHE=$stock_cache sh "$top/tests/upstream/run-upstream.sh" "$top" "$GCC_SRC" "$stage" \
     "$work/upstream" > "$work/upstream.log" 2>&1
   grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$work/upstream.log"
   tail -n 1 "$work/upstream.log"
@@ -138,6 +153,7 @@ echo "[check] GCC 14 flavour: DejaGnu (run in the pool above) and GCC 14's libgo
 cp "$work/jobs/gcc14-dejagnu--.log" "$log14" 2> /dev/null \
   || echo "FAIL: gcc14: dejagnu: did not run (tests/check-job.sh)" > "$log14"
 UPSTREAM_SAMPLE=$sample14 UPSTREAM_JOBS=${UPSTREAM_JOBS:-2} PTXAS=$PTXAS NVLINK=$NVLINK \
+  UPSTREAM_STOCK_CACHE=$stock_cache \
   PTX_EXTRACT=$work/ptx-extract \
   sh "$top/tests/gcc14-suites.sh" --upstream "$top" "$(dirname "$stage")/gcc-14/stage" \
   "$work/gcc14" >> "$log14" 2>&1

@@ -24,6 +24,12 @@
 #                    12's non-PIC crtoffloadtable.o causes in every
 #                    offloading test (tests/upstream/stock-cc.sh), so that
 #                    its "test for excess errors" results mean something
+#   UPSTREAM_STOCK_CACHE a directory: Debian's side is run once per set
+#                    of its inputs and kept there (tests/upstream/
+#                    stock-cache.sh says which); a later run with the same
+#                    inputs takes its results from there, and with
+#                    UPSTREAM_JOBS=2 runs ours in two halves side by side
+#                    instead.  Unset (default) or "no": both sides run
 #   RUNTEST, STOCK_CC, STOCK_CXX, STOCK_FC (default gcc-N, g++-N, gfortran-N)
 # Output: PASS:/FAIL:/UNSUPPORTED: lines (one FAIL line per regression) and,
 # last, "upstream: N results, P pass with Debian's, Q pass with ours,
@@ -106,12 +112,20 @@ if test -n "$UPSTREAM_TESTS" || test "$sample" != 1; then
     f=1 "$work/selected.txt" f=2 "$work/excluded-all.txt" > "$excluded"
   awk 'f == 1 { x[$1] = 1; next } !($1 in x)' \
     f=1 "$excluded" f=2 "$work/selected.txt" > "$work/run.txt"
-  list=$(tr '\n' ' ' < "$work/run.txt")
-  test -n "$list" || fatal "every selected test is excluded ($what)"
+  test -s "$work/run.txt" || fatal "every selected test is excluded ($what)"
+  exp_files=$(cd "$ts" && ls libgomp.*/*.exp | sed 's,.*/,,' | sort -u)
+  # The runtest arguments for the tests in LIST (a file, one a line),
+  # one a line.
+  exp_args ()  # LIST
+  {
+    list=$(tr '\n' ' ' < "$1")
+    for e in $exp_files; do
+      printf '%s\n' "$e=$list"
+    done
+  }
+  exp_args "$work/run.txt" > "$work/args.txt"
   set --
-  for e in $(cd "$ts" && ls libgomp.*/*.exp | sed 's,.*/,,' | sort -u); do
-    set -- "$@" "$e=$list"
-  done
+  while IFS= read -r a; do set -- "$@" "$a"; done < "$work/args.txt"
 else
   cp "$work/excluded-all.txt" "$excluded"
   set --
@@ -174,15 +188,70 @@ run_side ()
     > "$work/$side/runtest.out" 2>&1
   echo $(( $(date +%s) - start )) > "$work/$side/seconds"
 }
+
+# Ours in two halves side by side (every other test of run.txt, so that
+# each half has its share of every directory), merged into ours/ as one
+# run (tests/upstream/merge-sums.sh).
+run_ours_halves ()
+{
+  start=$(date +%s)
+  for h in 1 2; do
+    mkdir -p "$work/ours-$h"
+    setup_side "$work/ours-$h" "$stage/bin/gomp-gcc" "$stage/bin/gomp-g++" \
+      "$stage/bin/gomp-gfortran"
+    awk -v h=$h 'NR % 2 == h % 2' "$work/run.txt" > "$work/ours-$h/run.txt"
+    (set --
+     exp_args "$work/ours-$h/run.txt" > "$work/ours-$h/args.txt"
+     while IFS= read -r a; do set -- "$@" "$a"; done < "$work/ours-$h/args.txt"
+     run_side "ours-$h" "$@") &
+  done
+  wait
+  s1=$work/ours-1/libgomp.sum s2=$work/ours-2/libgomp.sum
+  if test -f "$s1" && test -f "$s2"; then
+    sh "$here/merge-sums.sh" "$s1" "$s2" > "$work/ours/libgomp.sum"
+  fi
+  cat "$work/ours-1/libgomp.log" "$work/ours-2/libgomp.log" \
+    > "$work/ours/libgomp.log" 2> /dev/null
+  cat "$work/ours-1/runtest.out" "$work/ours-2/runtest.out" \
+    > "$work/ours/runtest.out" 2> /dev/null
+  echo $(( $(date +%s) - start )) > "$work/ours/seconds"
+}
+
+# Debian's side from the cache, when it has this run (stock-cache.sh).
+stock_cache=${UPSTREAM_STOCK_CACHE:-no}
+stock_key= stock_cached= halves=
+if test "$stock_cache" != no; then
+  stock_key=$(sh "$here/stock-cache.sh" key "$ts" "$isa" \
+		"${UPSTREAM_STOCK_PRUNE:-1}" "$stock_cc" "$stock_cxx" \
+		"$stock_fc" "$@") || stock_key=
+  if test -n "$stock_key" \
+     && sh "$here/stock-cache.sh" restore "$stock_cache" "$stock_key" \
+	  "$work/stock" "$ts"; then
+    stock_cached=1
+    # Halves need the list of tests: a full run has none.
+    test "$jobs" -ge 2 && test -s "$work/run.txt" 2> /dev/null && halves=1
+  fi
+fi
+
 echo "[upstream] GCC $version libgomp testsuite, $what: $ntests sources;" \
-  "Debian's $stock_cc and ours ($stage/bin/gomp-gcc)"
-if test "$jobs" -ge 2; then
+  "Debian's $stock_cc${stock_cached:+ (cached: $stock_cache/$stock_key)} and ours ($stage/bin/gomp-gcc${halves:+, in two halves side by side})"
+if test -n "$stock_cached"; then
+  if test -n "$halves"; then
+    run_ours_halves
+  else
+    run_side ours "$@"
+  fi
+elif test "$jobs" -ge 2; then
   (run_side stock "$@") &
   (run_side ours "$@") &
   wait
 else
   run_side stock "$@"
   run_side ours "$@"
+fi
+if test -n "$stock_key" && test -z "$stock_cached"; then
+  sh "$here/stock-cache.sh" store "$stock_cache" "$stock_key" "$work/stock" "$ts" \
+    && echo "[upstream] Debian's side kept for the next run: $stock_cache/$stock_key"
 fi
 t_stock=$(cat "$work/stock/seconds")
 t_ours=$(cat "$work/ours/seconds")
@@ -255,7 +324,8 @@ for side in stock ours; do
 done
 
 if test -f "$work/stock/libgomp.sum" && test -f "$work/ours/libgomp.sum"; then
-  sh "$here/compare-sums.sh" -x "$excluded" -s "$work/stock" -s "$work/ours" \
+  sh "$here/compare-sums.sh" -x "$excluded" -s "$work/ours-1" -s "$work/ours-2" \
+    -s "$work/stock" -s "$work/ours" \
     "$work/stock/libgomp.sum" "$work/ours/libgomp.sum" > "$work/compare.txt"
   cmp_status=$?
   test $cmp_status = 0 || status=1
@@ -273,9 +343,10 @@ else
 fi
 {
   echo "GCC $version libgomp testsuite ($ts), $what: $ntests sources"
-  echo "Debian's: $stock_cc $(grep -c -E '^[A-Z]+: ' "$work/stock/libgomp.sum" 2>/dev/null) results in $t_stock s"
-  echo "ours: $stage/bin/gomp-gcc $(grep -c -E '^[A-Z]+: ' "$work/ours/libgomp.sum" 2>/dev/null) results in $t_ours s"
-  test "$jobs" -ge 2 && echo "(the two sides ran side by side)"
+  echo "Debian's: $stock_cc $(grep -c -E '^[A-Z]+: ' "$work/stock/libgomp.sum" 2>/dev/null) results in $t_stock s${stock_cached:+ (when it was cached)}"
+  echo "ours: $stage/bin/gomp-gcc $(grep -c -E '^[A-Z]+: ' "$work/ours/libgomp.sum" 2>/dev/null) results in $t_ours s${halves:+ (two halves side by side)}"
+  test -n "$stock_cached" && echo "(Debian's side from the cache: $stock_cache/$stock_key)"
+  test "$jobs" -ge 2 && test -z "$stock_cached" && echo "(the two sides ran side by side)"
   test -f "$work/stock/pruned-links.txt" \
     && echo "Debian's side: the crtoffloadtable.o text-relocation warnings pruned from $(wc -l < "$work/stock/pruned-links.txt") links (tests/upstream/stock-cc.sh)"
   for side in stock ours; do

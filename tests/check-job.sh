@@ -5,8 +5,8 @@
 # so the results do not depend on which job ends first.
 #
 # Usage: check-job.sh KIND NAME
-#   c NAME.c       build and run tests/unit/NAME.c
-#   sh NAME.sh     run tests/unit/NAME.sh
+#   unit NAME.c    build and run tests/unit/NAME.c
+#   unit NAME.sh   run tests/unit/NAME.sh
 #   dejagnu -      the DejaGnu testsuite in libgomp/testsuite (GCC 12)
 #   gcc14-dejagnu -  the same suite for the GCC 14 flavour, in the trixie
 #                  root (tests/gcc14-suites.sh --dejagnu)
@@ -22,8 +22,8 @@ cc=$CHECK_CC
 log=$work/jobs/$kind-$name.log
 start=$(date +%s)
 : > "$log"
-case $kind in
-  c)
+case $kind-$name in
+  unit-*.c)
     exe=$(basename "$name" .c)
     if "$cc" -O2 -Wall -Werror -I"$top/libgomp/config/nvptx" -I"$top/libgomp" \
 	 -o "$work/unit/$exe" "$top/tests/unit/$name" -lpthread >> "$log" 2>&1; then
@@ -33,25 +33,25 @@ case $kind in
       echo "FAIL: $exe does not compile" >> "$log"
     fi
     ;;
-  sh)
+  unit-*.sh)
     STAGE=$CHECK_STAGE NEWLIB=$CHECK_NEWLIB TOP=$top WORK=$work/unit HOST_CC=$cc \
       GCC_SRC=$GCC_SRC PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \
       sh "$top/tests/unit/$name" >> "$log" 2>&1 \
       || echo "FAIL: $name exited with status $?" >> "$log"
     ;;
-  dejagnu)
+  dejagnu-*)
     ( cd "$work/dejagnu" && "$CHECK_RUNTEST" --tool libgomp \
 	--srcdir "$top/libgomp/testsuite" \
 	GOMP_HS_PREFIX="$CHECK_STAGE" GOMP_PTX_EXTRACT="$work/ptx-extract" \
 	PTXAS="$PTXAS" NVLINK="$NVLINK" ) > "$work/dejagnu/runtest.out" 2>&1
     ;;
-  gcc14-dejagnu)
+  gcc14-dejagnu-*)
     PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \
       sh "$top/tests/gcc14-suites.sh" --dejagnu "$top" \
       "$(dirname "$CHECK_STAGE")/gcc-14/stage" "$work/gcc14" >> "$log" 2>&1
     ;;
   *)
-    echo "FAIL: check-job.sh: unknown job kind '$kind'" >> "$log"
+    echo "FAIL: check-job.sh: unknown job '$kind $name'" >> "$log"
     ;;
 esac
 echo $(( $(date +%s) - start )) > "$work/jobs/$kind-$name.seconds"

@@ -66,11 +66,11 @@ done
   test -z "$GCC14_ONLY" && echo "dejagnu -"
   echo "gcc14-dejagnu -"
   for n in $slow; do
-    case " $units " in *" $n "*) echo "sh $n" ;; esac
+    case " $units " in *" $n "*) echo "unit $n" ;; esac
   done
   for n in $units; do
     case " $slow " in *" $n "*) continue ;; esac
-    case $n in *.c) echo "c $n" ;; *) echo "sh $n" ;; esac
+    echo "unit $n"
   done
 } > "$work/jobs/order.txt"
 times_prev=$hs_cache/check-times.txt
@@ -94,9 +94,8 @@ mkdir -p "$hs_cache" && cp "$work/jobs/times.txt" "$hs_cache/check-times.txt.$$"
 test -n "$GCC14_ONLY" \
   && echo "UNSUPPORTED: the GCC 12 flavour's unit tests, DejaGnu testsuite and upstream comparison (this build is for GCC 14 only)" >> "$log"
 for n in $units; do
-  case $n in *.c) k=c ;; *) k=sh ;; esac
-  if test -f "$work/jobs/$k-$n.seconds"; then
-    cat "$work/jobs/$k-$n.log" >> "$log"
+  if test -f "$work/jobs/unit-$n.seconds"; then
+    cat "$work/jobs/unit-$n.log" >> "$log"
   else
     echo "FAIL: $n did not run (tests/check-job.sh)" >> "$log"
   fi

@@ -75,14 +75,21 @@ case $1 in
     done
     old_work=$(sed -n 1p "$entry/paths")
     old_ts=$(sed -n 2p "$entry/paths")
+    # Copied and rewritten beside DIR first, moved in only when whole: an
+    # entry that another run replaces meanwhile leaves DIR as it was.
+    tmp=$(mktemp -d "$dir/.restore.XXXXXX") || exit 1
     for f in $files; do
-      cp "$entry/$f" "$dir/$f" || exit 1
+      cp "$entry/$f" "$tmp/$f" || { rm -rf "$tmp"; exit 1; }
     done
     for f in libgomp.sum libgomp.log runtest.out pruned-links.txt; do
-      subst "$old_ts" "$ts" "$dir/$f" \
-	&& subst "$old_work" "$(dirname "$dir")" "$dir/$f" \
-	|| exit 1
+      subst "$old_ts" "$ts" "$tmp/$f" \
+	&& subst "$old_work" "$(dirname "$dir")" "$tmp/$f" \
+	|| { rm -rf "$tmp"; exit 1; }
     done
+    for f in $files; do
+      mv "$tmp/$f" "$dir/$f" || { rm -rf "$tmp"; exit 1; }
+    done
+    rmdir "$tmp"
     ;;
   store)
     cache=$2 key=$3 dir=$4 ts=$5

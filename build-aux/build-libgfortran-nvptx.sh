@@ -49,6 +49,12 @@ io_objs="io/close io/file_pos io/format io/inquire io/intrinsics
  intrinsics/symlnk intrinsics/system_clock intrinsics/time
  intrinsics/umask intrinsics/unlink config/nvptx/device-runtime"
 
+# ccache and configure's cache (build-caches.sh).
+. "$(dirname "$0")/build-caches.sh"
+base=$(cd "$work/.." && pwd)
+hs_ccache "$base"
+accel_sum=$(cat "$accel"/libgcc.a "$accel"/crt0.o 2> /dev/null | sha256sum | cut -c1-16)
+
 # The accelerator build installs no gfortran driver; gcc compiles Fortran
 # with f951 all the same.
 fc_driver=$cc1/bin/nvptx-none-gcc
@@ -75,18 +81,24 @@ for ml in default mgomp; do
   # fstat and clock_gettime must be the newlib-ABI ones, as in a
   # standalone program: the device runtime's plain names take the host's
   # flags and struct stat.
-  cc="$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify $libs -include $src/libgomp/config/nvptx/gomp-nvptx-abi.h"
+  cc="$ccache$cc1/bin/nvptx-none-gcc $flag -Wa,--no-verify $libs -include $src/libgomp/config/nvptx/gomp-nvptx-abi.h"
   fc="$fc_driver $flag -Wa,--no-verify $libs"
   if ! test -f "$obj/config.status" || test "$(cat "$obj/.cc" 2>/dev/null)" != "$cc"; then
     rm -rf "$top"; mkdir -p "$obj" "$tdir/libgcc" "$tdir/libbacktrace" "$top/gcc"
     echo "[libgfortran-nvptx] $ml: configure (log: $log)"
-    ( cd "$obj" && "$src"/libgfortran/configure \
+    # configure's link tests link the device libgomp: what they can
+    # find there is its global symbols.
+    gomp_syms=$(nvptx-none-nm -g --defined-only "$dest$sub/libgomp.a" 2> /dev/null \
+		  | awk 'NF == 3 { print $2, $3 }' | LC_ALL=C sort -u | sha256sum | cut -c1-16)
+    hs_configure "libgfortran-nvptx-$ml" "$obj" "$src/libgfortran" "$base" \
+	"accel $accel_sum libgomp $gomp_syms abi $(sha256sum < "$src/libgomp/config/nvptx/gomp-nvptx-abi.h")" \
+	"$log" "$src"/libgfortran/configure \
 	--build=x86_64-pc-linux-gnu --host=nvptx-none --target=nvptx-none \
 	--with-target-subdir=nvptx-none --with-cross-host=x86_64-pc-linux-gnu \
 	--disable-multilib --with-newlib --with-gcc-major-version-only \
 	--disable-shared --prefix=/unused CC="$cc" FC="$fc" GFORTRAN="$fc" LIBS="-lc -lgomp" \
 	AR=nvptx-none-ar RANLIB=nvptx-none-ranlib CFLAGS="-O2" \
-	FCFLAGS="-O2" ) > "$log" 2>&1 \
+	FCFLAGS="-O2" \
       || { tail -30 "$log" >&2; echo "[libgfortran-nvptx] configure failed, see $log" >&2; exit 1; }
     echo "$cc" > "$obj/.cc"
   fi

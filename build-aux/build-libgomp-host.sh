@@ -18,18 +18,24 @@ cc=${HOST_CC:-gcc-12}
 # which Debian's libgomp1 exports and the openacc module calls).
 # libgomp's configure wants the compiler's path (it tests -x).
 fc=$(command -v "${HOST_FC:-$(echo "$cc" | sed "s/gcc/gfortran/")}") || fc=no
+# ccache and configure's cache (build-caches.sh).
+. "$(dirname "$0")/build-caches.sh"
+base=$(cd "$work/.." && pwd)
+hs_ccache "$base"
 obj=$work/libgomp-host
 log=$work/libgomp-host.log
-conf="CC=$cc GFORTRAN=$fc"
+conf="CC=$ccache$cc GFORTRAN=$fc"
 
 if ! test -f "$obj/config.status" || test "$(cat "$obj/.configured-with" 2>/dev/null)" != "$conf"; then
   rm -rf "$obj"; mkdir -p "$obj"
   echo "[libgomp-host] configure (log: $log)"
-  ( cd "$obj" && "$src"/libgomp/configure \
+  hs_configure libgomp-host "$obj" "$src/libgomp" "$base" \
+      "$("$cc" --version | head -n 1) $("$fc" --version 2> /dev/null | head -n 1)" "$log" \
+      "$src"/libgomp/configure \
       --build=x86_64-pc-linux-gnu --host=x86_64-pc-linux-gnu \
       --target=x86_64-pc-linux-gnu --enable-offload-targets=nvptx-none \
       --disable-multilib --disable-static --with-gcc-major-version-only \
-      --prefix="$obj/inst" CC="$cc" GFORTRAN="$fc" CFLAGS="-g -O2" FCFLAGS="-g -O2" ) > "$log" 2>&1 \
+      --prefix="$obj/inst" CC="$ccache$cc" GFORTRAN="$fc" CFLAGS="-g -O2" FCFLAGS="-g -O2" \
     || { tail -30 "$log" >&2; echo "[libgomp-host] configure failed, see $log" >&2; exit 1; }
   echo "$conf" > "$obj/.configured-with"
 fi

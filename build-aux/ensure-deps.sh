@@ -13,11 +13,11 @@
 # archive (build-aux/fetch-trixie-sources.sh), not installed.
 PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  gfortran-12 dejagnu autoconf automake make patch xz-utils flex bison
- libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin
+ libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin ccache
  debootstrap"
 PKGS14="gcc-14 g++-14 gcc-14-offload-nvptx nvptx-tools gfortran-14 dejagnu
  autoconf automake make patch xz-utils flex bison libgmp-dev libmpfr-dev
- libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap"
+ libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap ccache"
 os_id= os_ver=
 if test -r /etc/os-release; then
   os_id=$(. /etc/os-release && echo "$ID")

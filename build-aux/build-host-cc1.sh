@@ -39,14 +39,11 @@ confargs="--prefix=/usr --libexecdir=/usr/lib --libdir=/usr/lib
  --with-system-zlib --disable-nls --disable-werror
  --disable-bootstrap --with-isl --disable-plugin
  --build=x86_64-linux-gnu --host=x86_64-linux-gnu --target=x86_64-linux-gnu"
-# -O1: the compilers run on every compile of gomp-gcc and gomp-g++ (at
-# -O0 three to four times slower than at -O2), but at -O2 building them
-# is the longest step of a cold build on 2 cores.
-export CFLAGS=-O1 CXXFLAGS=-O1
+export CFLAGS=-O2 CXXFLAGS=-O2
 
-# Bump RECIPE when the way the compilers are built changes (3: -O1; 2:
-# -O2; recipe 1 built them at -O0, see below).
-RECIPE=3
+# Bump RECIPE when the way the compilers are built changes (2: cc1 and
+# cc1plus optimized; recipe 1 built them at -O0, see below).
+RECIPE=2
 key=$( { sha256sum "$tarball" "$gm2_tarball" | cut -d' ' -f1;
          echo "$RECIPE $confargs $DEBIAN_PATCHES";
          cat "$top_srcdir"/patches/compiler-*.patch 2>/dev/null; } \
@@ -97,11 +94,11 @@ echo "[host-cc1] configure (log: $log)" >&2
 # shellcheck disable=SC2086
 ( cd "$obj" && "$src"/configure $confargs ) > "$log" 2>&1 \
   || { tail -30 "$log" >&2; exit 1; }
-# gcc/configure strips -O from CFLAGS and CXXFLAGS outside a bootstrap:
+# gcc/configure strips -O2 from CFLAGS and CXXFLAGS outside a bootstrap:
 # the top-level Makefile passes them on make's command line.  Making cc1
 # in gcc/ directly must pass them the same way, or the compilers are
 # built at -O0 (three to four times slower on every compile).
-echo "[host-cc1] building host cc1 and cc1plus with $jobs jobs: a cold build takes about 20 min on 2 cores (-O1); cached afterwards" >&2
+echo "[host-cc1] building host cc1 and cc1plus with $jobs jobs: a cold build takes about 11 min on 2 cores; cached afterwards" >&2
 start=$(date +%s)
 ( cd "$obj" \
   && make -j"$jobs" all-build-libiberty all-build-libcpp all-libiberty \

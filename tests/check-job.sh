@@ -10,6 +10,8 @@
 #   dejagnu -      the DejaGnu testsuite in libgomp/testsuite (GCC 12)
 #   gcc14-dejagnu -  the same suite for the GCC 14 flavour, in the trixie
 #                  root (tests/gcc14-suites.sh --dejagnu)
+#   serial A.sh,B.sh,...  the unit tests A.sh, B.sh, ... one after another,
+#                  each as "unit NAME" (run-all.sh: those that spin)
 # Environment (set by run-all.sh): CHECK_TOP, CHECK_STAGE, CHECK_WORK,
 # CHECK_NEWLIB, CHECK_CC, CHECK_RUNTEST, and PTXAS, NVLINK, GCC_SRC.
 # Output: the job's log, $CHECK_WORK/jobs/KIND-NAME.log, and
@@ -19,6 +21,12 @@ name=$2
 top=$CHECK_TOP
 work=$CHECK_WORK
 cc=$CHECK_CC
+if test "$kind" = serial; then
+  for n in $(echo "$name" | tr ',' ' '); do
+    sh "$top/tests/check-job.sh" unit "$n"
+  done
+  exit 0
+fi
 log=$work/jobs/$kind-$name.log
 start=$(date +%s)
 : > "$log"

@@ -43,12 +43,20 @@ log=$work/unit/unit.log
 # run, a new test) first of all, in this order: the two DejaGnu suites,
 # the unit tests known to be slow, the rest in name order.  Results are
 # read once every job has ended, in a fixed order.
+#
+# The unit tests in $spinning run the simulated device: its client and
+# server threads hand each call over by spinning on shared words, so two
+# of them at once on 2 cores wait out each other's time slices (hs-sim.sh
+# took 790 s beside gcc14-host.sh, 183 s alone; 2026-12-07).  They are one
+# job of the pool ("serial"), one after another, placed by their total
+# time; the other slots run the compile-bound jobs beside them.
 njobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 hs_cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 stock_cache=${UPSTREAM_STOCK_CACHE:-$hs_cache/upstream-stock}
 case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
 mkdir -p "$work/jobs"
 slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
+spinning="hs-sim.sh gcc14-host.sh hs-process.sh soak.sh"
 echo "[check] unit tests and DejaGnu, $njobs at a time"
 step_start=$(date +%s)
 "$cc" -O2 -Wall -D_GNU_SOURCE -o "$work/ptx-extract" "$top/tests/ptx-extract.c" \
@@ -75,9 +83,15 @@ done
 } > "$work/jobs/order.txt"
 times_prev=$hs_cache/check-times.txt
 test -f "$times_prev" || times_prev=/dev/null
-LC_ALL=C awk -v prev="$times_prev" '
-  BEGIN { while ((getline l < prev) > 0) { split(l, f, " "); t[f[2]] = f[1] } }
-  { k = $1 "-" $2; print ((k in t) ? t[k] : 1000000), NR, $0 }' \
+LC_ALL=C awk -v prev="$times_prev" -v spinning="$spinning" '
+  BEGIN { while ((getline l < prev) > 0) { split(l, f, " "); t[f[2]] = f[1] }
+	  n = split(spinning, sp, " "); for (i = 1; i <= n; i++) spin[sp[i]] = 1 }
+  { k = $1 "-" $2; s = (k in t) ? t[k] : 1000000 }
+  $1 == "unit" && ($2 in spin) {
+    group = group (group == "" ? "" : ",") $2; gsec += s; if (!gnr) gnr = NR
+    next }
+  { print s, NR, $0 }
+  END { if (group != "") print gsec, gnr, "serial", group }' \
   "$work/jobs/order.txt" | LC_ALL=C sort -k1,1nr -k2,2n | cut -d ' ' -f 3- \
   > "$work/jobs/list.txt"
 CHECK_TOP=$top CHECK_STAGE=$stage CHECK_WORK=$work CHECK_NEWLIB=$newlib \

@@ -4,10 +4,11 @@
 # UndefinedBehaviorSanitizer, and with ThreadSanitizer (smaller payloads:
 # the sanitizers are slow).  Also checks that GOMP_DEBUG=1 traces every
 # call.  Environment: TOP, GCC_SRC (the patched GCC tree, for
-# libgomp-plugin.h), WORK, HOST_CC, and HS_SIM_SANITIZERS: "no" builds
-# each harness once, without sanitizers (tests/unit/gcc14-host.sh: the
-# same sources against GCC 14's headers, where the sanitizer runs would
-# repeat these).
+# libgomp-plugin.h), WORK, HOST_CC, HS_SIM_SANITIZERS: "no" builds
+# each harness once, without sanitizers, and HS_SIM_MAX: the plain run's
+# largest payload (default 64 MiB; tests/unit/gcc14-host.sh sets both:
+# the same sources against GCC 14's headers, where the sanitizer runs and
+# the largest payloads would repeat these).
 cc=${HOST_CC:-gcc-12}
 work=$WORK/sim
 rm -rf "$work"; mkdir -p "$work"
@@ -49,7 +50,7 @@ run ()
   fi
 }
 
-run plain $((64 << 20)) -O2
+run plain "${HS_SIM_MAX:-$((64 << 20))}" -O2
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   run asan $((4 << 20)) -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -103,9 +104,10 @@ else
 fi
 
 # GOMP_DEBUG=1: one trace line per call, with op name, fd, size, result
-# and errno.
+# and errno (the opcode and bad-request checks alone: they make each kind
+# of line below).
 if test -x "$work/hs-sim-plain"; then
-  GOMP_DEBUG=1 TMPDIR=$work "$work/hs-sim-plain" 4096 > /dev/null \
+  GOMP_DEBUG=1 TMPDIR=$work "$work/hs-sim-plain" 4096 trace > /dev/null \
     2> "$work/trace.log"
   for pat in \
     'host-service: port [0-9]*: open (fd [0-9-]*, [0-9]* bytes) = [0-9]*, errno 0' \

@@ -64,7 +64,7 @@ log=$work/nvptx-cc1.log
 echo "[cc1] configure (log: $log)" >&2
 ( cd "$obj" && "$src"/configure --prefix="$prefix" $confargs ) > "$log" 2>&1 \
   || { tail -30 "$log" >&2; exit 1; }
-echo "[cc1] building nvptx cc1 and f951 with $jobs jobs: a cold build takes about 13 min on 2 cores (debug-free); cached afterwards" >&2
+echo "[cc1] building nvptx cc1 and f951 with $jobs jobs: a cold build takes 9 to 17 min on 2 cores (debug-free); cached afterwards" >&2
 start=$(date +%s)
 ( cd "$obj" && make -j"$jobs" all-gcc ) >> "$log" 2>&1 &
 pid=$!

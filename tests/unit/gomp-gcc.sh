@@ -105,6 +105,9 @@ cp "$stage/libexec/gomp-hs/ptx-isa" fake/libexec/gomp-hs/
 cat > fake-cc <<'SH'
 #!/bin/sh
 echo "$@" > "$FAKE_CC_OUT"
+test -z "$FAKE_CC_STATUS" && exit 0
+echo "fake-cc: error: compile failed" >&2
+exit "$FAKE_CC_STATUS"
 SH
 for cuda in 12 13; do
   case $cuda in
@@ -146,20 +149,39 @@ done
 probe 12 -foffload-options=nvptx-none=-misa=sm_70
 test "$(picked)" = "-misa=sm_70" && pass "CUDA 12: user's -misa=sm_70 accepted" \
   || fail "CUDA 12: user's -misa=sm_70: '$(picked)' $(cat probe-err.txt)"
-if probe 13 -foffload-options=nvptx-none=-misa=sm_70; then
-  fail "CUDA 13: user's -misa=sm_70 not refused"
-elif grep -q -- "-misa=sm_70: the ptxas on PATH (CUDA 13.0) cannot assemble code for sm_70.*use one it accepts: sm_80 sm_75" probe-err.txt; then
-  pass "CUDA 13: user's -misa=sm_70 refused clearly"
+# The user's own ISA is not refused beforehand (a program that offloads
+# nothing builds with any: GCC's requires-6.c names sm_35); when the
+# compile fails, a note after the compiler's errors says why, and the
+# status is the compiler's.
+if probe 13 -foffload-options=nvptx-none=-misa=sm_70 \
+   && test "$(picked)" = "-misa=sm_70" && ! test -s probe-err.txt; then
+  pass "CUDA 13: user's -misa=sm_70 passed to a compile that succeeds, no note"
 else
-  fail "CUDA 13: user's -misa=sm_70: $(cat probe-err.txt)"
+  fail "CUDA 13: user's -misa=sm_70, compile succeeds: '$(picked)' $(cat probe-err.txt)"
 fi
-if probe 12 "-foffload-options=nvptx-none=-O2 -misa=sm_35"; then
-  fail "user's -misa=sm_35 not refused"
-elif grep -q -- "-misa=sm_35: the ptxas on PATH (CUDA 12.0) cannot assemble" probe-err.txt \
-     && ! grep -q gpu-name probe-err.txt; then
-  pass "user's -misa=sm_35 refused clearly"
+FAKE_CC_STATUS=3 probe 13 -foffload-options=nvptx-none=-misa=sm_70
+st=$?
+if test $st = 3 \
+   && sed -n 1p probe-err.txt | grep -q '^fake-cc: error' \
+   && sed -n 2p probe-err.txt | grep -q -- "^gomp-gcc: note: -misa=sm_70: the ptxas on PATH (CUDA 13.0) cannot assemble code for sm_70.*use one it accepts: sm_80 sm_75$"; then
+  pass "CUDA 13: user's -misa=sm_70, compile fails: the compiler's status, then a note naming the ISAs ptxas accepts"
 else
-  fail "user's -misa=sm_35: $(cat probe-err.txt)"
+  fail "CUDA 13: user's -misa=sm_70, compile fails: status $st, $(cat probe-err.txt)"
+fi
+FAKE_CC_STATUS=1 probe 12 "-foffload-options=nvptx-none=-O2 -misa=sm_35"
+st=$?
+if test $st = 1 && grep -q -- "-misa=sm_35: the ptxas on PATH (CUDA 12.0) cannot assemble" probe-err.txt \
+     && ! grep -q gpu-name probe-err.txt; then
+  pass "user's -misa=sm_35, compile fails: a clear note"
+else
+  fail "user's -misa=sm_35, compile fails: status $st, $(cat probe-err.txt)"
+fi
+FAKE_CC_STATUS=1 probe 12 -foffload-options=nvptx-none=-misa=sm_70
+st=$?
+if test $st = 1 && ! grep -q note probe-err.txt; then
+  pass "CUDA 12: user's -misa=sm_70, compile fails: no note (ptxas takes sm_70)"
+else
+  fail "CUDA 12: user's -misa=sm_70, compile fails: status $st, $(cat probe-err.txt)"
 fi
 if GOMP_GCC_PTX_ISA=sm_70 probe 13; then
   fail "CUDA 13: GOMP_GCC_PTX_ISA=sm_70 not refused"

@@ -13,7 +13,8 @@
 #   serial A.sh,B.sh,...  the unit tests A.sh, B.sh, ... one after another,
 #                  each as "unit NAME" (run-all.sh: those that spin)
 # Environment (set by run-all.sh): CHECK_TOP, CHECK_STAGE, CHECK_WORK,
-# CHECK_NEWLIB, CHECK_CC, CHECK_RUNTEST, and PTXAS, NVLINK, GCC_SRC.
+# CHECK_NEWLIB, CHECK_CC, CHECK_RUNTEST, and PTXAS, NVLINK, GCC_SRC,
+# GOMP_PTXAS_MEMO (tests/ptx-link-check.sh).
 # Output: the job's log, $CHECK_WORK/jobs/KIND-NAME.log, and
 # $CHECK_WORK/jobs/KIND-NAME.seconds (its wall time); nothing on stdout.
 kind=$1
@@ -51,7 +52,8 @@ case $kind-$name in
     ( cd "$work/dejagnu" && "$CHECK_RUNTEST" --tool libgomp \
 	--srcdir "$top/libgomp/testsuite" \
 	GOMP_HS_PREFIX="$CHECK_STAGE" GOMP_PTX_EXTRACT="$work/ptx-extract" \
-	PTXAS="$PTXAS" NVLINK="$NVLINK" ) > "$work/dejagnu/runtest.out" 2>&1
+	PTXAS="$PTXAS" NVLINK="$NVLINK" GOMP_PTXAS_MEMO="$GOMP_PTXAS_MEMO" ) \
+	> "$work/dejagnu/runtest.out" 2>&1
     ;;
   gcc14-dejagnu-*)
     PTXAS=$PTXAS NVLINK=$NVLINK PTX_EXTRACT=$work/ptx-extract \

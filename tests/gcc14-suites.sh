@@ -18,7 +18,9 @@
 # of the program PTXAS really runs is bound at /opt/gomp-hs-cuda/bin),
 # PTX_EXTRACT (the tests/ptx-extract.c helper; --dejagnu only),
 # UPSTREAM_SAMPLE, UPSTREAM_TESTS, UPSTREAM_JOBS and UPSTREAM_STOCK_CACHE
-# (bound in the root at its own path) as for run-upstream.sh.
+# (bound in the root at its own path) as for run-upstream.sh,
+# GOMP_PTXAS_MEMO (--dejagnu; bound in the root at its own path) as for
+# tests/ptx-link-check.sh.
 # Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
 # "gcc14: " before what the suite says; WORKDIR/dejagnu/libgomp.sum and
 # WORKDIR/upstream/ keep the suites' own results.  Exit status 0: the
@@ -73,7 +75,7 @@ echo "[gcc14] $what in the trixie root $(basename "$root")"
 # PTXAS really runs (build-aux/real-program.sh: links and wrapper scripts
 # followed) is bound at /opt/gomp-hs-cuda/bin (build-aux/in-trixie-root.sh);
 # nvlink is taken when it is in the same directory.
-cuda_bin= ptxas_in= nvlink_in= cache_bind=
+cuda_bin= ptxas_in= nvlink_in= cache_bind= memo_bind=
 case $PTXAS in
   /*) if real=$("$top"/build-aux/real-program.sh "$PTXAS"); then
 	cuda_bin=$(dirname "$real")
@@ -91,7 +93,7 @@ in_root ()  # DIR COMMAND
   d=$1; shift
   CUDA_BIN=${cuda_bin:-/nonexistent} "$top"/build-aux/in-trixie-root.sh "$root" \
     "$top" "$w" "$stage14" ${PTX_EXTRACT:+"$(dirname "$PTX_EXTRACT")"} \
-    ${cache_bind:+"$cache_bind"} \
+    ${cache_bind:+"$cache_bind"} ${memo_bind:+"$memo_bind"} \
     -- sh -c "cd $d && $*"
 }
 
@@ -107,10 +109,17 @@ fi
 
 if test -n "$do_dejagnu"; then
   mkdir -p "$w/dejagnu"
+  # The PTX checks' memory of ptxas (tests/ptx-link-check.sh), bound in
+  # the root at its own path.
+  memo=
+  if test -n "$ptxas_in" && test -n "$GOMP_PTXAS_MEMO" \
+     && mkdir -p "$GOMP_PTXAS_MEMO" 2> /dev/null; then
+    memo=$(cd "$GOMP_PTXAS_MEMO" && pwd) && memo_bind=$memo
+  fi
   start=$(date +%s)
   in_root "$w/dejagnu" "runtest --tool libgomp --srcdir $top/libgomp/testsuite \
     GOMP_HS_PREFIX=$stage14 GOMP_PTX_EXTRACT=$PTX_EXTRACT \
-    PTXAS=$ptxas_in NVLINK=$nvlink_in" > "$w/dejagnu/runtest.out" 2>&1
+    PTXAS=$ptxas_in NVLINK=$nvlink_in GOMP_PTXAS_MEMO=$memo" > "$w/dejagnu/runtest.out" 2>&1
   sum=$w/dejagnu/libgomp.sum
   if test -f "$sum"; then
     # As tests/run-all.sh counts the GCC 12 run: XFAIL passes; XPASS,

@@ -19,6 +19,8 @@
 # patched GCC tree), UPSTREAM_SAMPLE (default 4; 0 leaves steps 3 and 4's
 # comparison out), UPSTREAM14_SAMPLE (step 4's, default 8), UPSTREAM_JOBS,
 # CHECK_JOBS (how many jobs of steps 1, 2 and 4's DejaGnu run at a time),
+# GOMP_PTXAS_MEMO (where the PTX checks keep ptxas's output; default:
+# ptxas-memo in the build cache; empty: nowhere),
 # UPSTREAM_STOCK_CACHE (where steps 3 and 4 keep Debian's side of their
 # comparisons, tests/upstream/stock-cache.sh; default: upstream-stock in
 # the build cache; "no" runs it every time), GCC14_ONLY.
@@ -54,6 +56,20 @@ njobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 hs_cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 stock_cache=${UPSTREAM_STOCK_CACHE:-$hs_cache/upstream-stock}
 case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
+# The PTX checks (tests/ptx-link-check.sh) keep ptxas's output by module
+# in the build cache: the device libraries' modules are the same in every
+# test program, and were nine tenths of the DejaGnu suites' time.  An
+# entry unused for 14 days goes.  GOMP_PTXAS_MEMO= (empty) keeps none.
+GOMP_PTXAS_MEMO=${GOMP_PTXAS_MEMO-$hs_cache/ptxas-memo}
+if test -n "$GOMP_PTXAS_MEMO"; then
+  mkdir -p "$GOMP_PTXAS_MEMO" || GOMP_PTXAS_MEMO=
+fi
+if test -n "$GOMP_PTXAS_MEMO"; then
+  find "$GOMP_PTXAS_MEMO" -type f -name '*.cubin' -mtime +14 -delete 2> /dev/null
+  find "$GOMP_PTXAS_MEMO" -type f -name '.*' -mmin +60 -delete 2> /dev/null
+  echo "[check] ptxas results kept in $GOMP_PTXAS_MEMO ($(ls "$GOMP_PTXAS_MEMO" | wc -l) modules)"
+fi
+export GOMP_PTXAS_MEMO
 mkdir -p "$work/jobs"
 slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
 spinning="hs-sim.sh gcc14-host.sh hs-process.sh soak.sh"

@@ -113,21 +113,13 @@ else
     fi
     mkdir -p "$exe.ptx"
     "$PTX_EXTRACT" "$exe" "$exe.ptx" > /dev/null 2>&1
-    bad= n=0
-    for m in "$exe.ptx"/module-*.ptx; do
-      test -f "$m" || continue
-      n=$((n + 1))
-      "$PTXAS" -arch=$isa -c "$m" -o "$m.cubin" > "$m.log" 2>&1 \
-	|| bad="$bad $(basename "$m"): $(head -n 1 "$m.log")"
-    done
-    if test $n -eq 0; then
+    set -- "$exe.ptx"/module-*.ptx
+    if ! test -f "$1"; then
       echo "FAIL: device-lanes: $isa: no PTX embedded"
-    elif test -n "$bad"; then
-      echo "FAIL: device-lanes: $isa: ptxas -arch=$isa:$bad"
-    elif "$NVLINK" -arch=$isa "$exe.ptx"/*.cubin -o "$exe.cubin" > "$prog/nvlink-$isa.log" 2>&1; then
-      echo "PASS: device-lanes: libraries with $isa user code: $n modules assemble and link for $isa"
+    elif why=$(sh "$TOP/tests/ptx-link-check.sh" $isa "$exe.cubin" "$@"); then
+      echo "PASS: device-lanes: libraries with $isa user code: $# modules assemble and link for $isa"
     else
-      echo "FAIL: device-lanes: $isa: nvlink: $(head -n 2 "$prog/nvlink-$isa.log")"
+      echo "FAIL: device-lanes: $isa: $why"
     fi
   done
 fi

@@ -146,10 +146,7 @@ fi
 ptx_links ()  # DIR
 {
   test -n "$PTXAS" && test -n "$NVLINK" || return 0
-  for m in "$1"/module-*.ptx; do
-    "$PTXAS" -arch=sm_90 -c "$m" -o "$m.cubin" > /dev/null 2>&1 || { echo "ptxas $m"; return 1; }
-  done
-  "$NVLINK" -arch=sm_90 "$1"/*.cubin -o "$1/all.cubin" > /dev/null 2>&1 || { echo "nvlink"; return 1; }
+  sh "$TOP/tests/ptx-link-check.sh" sm_90 "$1/all.cubin" "$1"/module-*.ptx
 }
 
 # Success when EXE's PTX links for sm_90 (unless NOLINK is given) and the

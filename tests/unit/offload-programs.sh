@@ -36,14 +36,10 @@ ptx_check ()
     echo "FAIL: offload: $name: no PTX embedded"
     return
   fi
-  for m in "$@"; do
-    "$PTXAS" -arch=sm_90 -c "$m" -o "$m.cubin" > /dev/null 2>&1 \
-      || { echo "FAIL: offload: $name: ptxas $(basename "$m")"; return; }
-  done
-  if "$NVLINK" -arch=sm_90 "$file.ptx"/*.cubin -o "$file.cubin" > /dev/null 2>&1; then
+  if why=$(sh "$TOP/tests/ptx-link-check.sh" sm_90 "$file.cubin" "$@"); then
     echo "PASS: offload: $name ptx-valid ($# modules)"
   else
-    echo "FAIL: offload: $name: nvlink -arch=sm_90"
+    echo "FAIL: offload: $name: $why"
   fi
 }
 

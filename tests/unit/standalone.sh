@@ -32,14 +32,10 @@ ptx_check ()
     echo "UNSUPPORTED: standalone: $name ptx-valid (no ptxas/nvlink)"
     return
   fi
-  for m in "$@"; do
-    "$PTXAS" -arch=sm_90 -c "$m" -o "$m.cubin" > /dev/null 2>&1 \
-      || { echo "FAIL: standalone: $name: ptxas $(basename "$m")"; return; }
-  done
-  if "$NVLINK" -arch=sm_90 "$name.ptx"/*.cubin -o "$name.cubin" > nvlink.log 2>&1; then
+  if why=$(sh "$TOP/tests/ptx-link-check.sh" sm_90 "$name.cubin" "$@"); then
     echo "PASS: standalone: $name ptx-valid ($# modules)"
   else
-    echo "FAIL: standalone: $name: nvlink -arch=sm_90: $(head -3 nvlink.log)"
+    echo "FAIL: standalone: $name: $why"
   fi
 }
 

@@ -69,41 +69,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static void soak_pause (unsigned *);
-#define SIM_PAUSE(B) soak_pause (B)
 #include "sim-client.h"
 #include "host-service-internal.h"
 #include "gomp-host-services.h"
 
-/* How clients wait.  A client waiting for its reply yields (at most 64
-   of them wait so, one per port); a client waiting for a free port backs
-   off into sleeps, doubling from 16 us up to 16 ms, as the device's
-   clients back off (config/nvptx/host-service.c).  Which of the two a
-   wait is shows in sim_region_loads (sim-client.h): polling for a reply
-   reads the region, sweeping the port locks does not.  With 512 threads
-   that only ever yield (sim-client.h's own way), the server's threads and
-   the clients that hold ports hardly get the CPUs (2 on the machine this
-   was written on): the 64-byte phase runs 7 times slower, and shorter
-   sleeps wake the 448 clients without a port too often.  */
-
-static __thread unsigned long soak_loads_seen;
-
-static void
-soak_pause (unsigned *backoff)
-{
-  unsigned b = ++*backoff;
-  if (sim_region_loads != soak_loads_seen)
-    {
-      soak_loads_seen = sim_region_loads;
-      if (b > 16)
-	sched_yield ();
-    }
-  else
-    {
-      struct timespec ts = { 0, 16000L << (b - 1 < 10 ? b - 1 : 10) };
-      nanosleep (&ts, NULL);
-    }
-}
+/* Clients wait as sim-client.h's hs_pause has them: a client waiting
+   for its reply yields, one waiting for a free port backs off into
+   sleeps, as the device's clients do.  */
 
 #define FILE_CAP	(1u << 20)
 #define MAX_SIZE	(1u << 20)

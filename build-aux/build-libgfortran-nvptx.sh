@@ -62,6 +62,60 @@ test -x "$fc_driver" \
   && test -n "$(find "$cc1/libexec" -name f951)" \
   || { echo "[libgfortran-nvptx] no f951 in $cc1: the nvptx compiler has no Fortran" >&2; exit 1; }
 
+# The archives and the header that the stage takes from this build
+# (ISO_Fortran_binding.h) are kept in the build cache, keyed by what goes
+# in: this script and build-caches.sh, the nvptx compiler and newlib
+# (their prefixes are content-keyed), where the tree is (relative to
+# the build directory's parent, as ccache passes it on), every file of the libgfortran tree
+# and the headers from elsewhere that its compiles read (libgcc's
+# threads, gcc/fortran/libgfortran.h, gomp-nvptx-abi.h, Debian's nvptx
+# include directory), Debian's nvptx libgcc.a and crt0.o and the symbols
+# of the device libgomp that configure's link tests see, and the
+# versions of the Debian packages whose tools the build runs.  Without
+# GOMP_HS_BUILD_CACHES=no, or a compiler outside the cache, nothing is
+# kept.  A cold build takes about 3 min per multilib on 2 cores, even
+# with every compile from ccache (libtool); the copy, a second.
+out=
+if test "${GOMP_HS_BUILD_CACHES:-yes}" != no \
+   && test "$(dirname "$cc1")" = "$hs_cache_dir" \
+   && test "$(dirname "$newlib")" = "$hs_cache_dir"; then
+  # ccache gives the compiler the paths under BASE relative (__FILE__
+  # in the objects): the tree's place as the compiler sees it.
+  where=$src
+  test -n "$ccache" && where=${src#"$base"/}
+  out_key=$( { echo "libgfortran-nvptx recipe 1"
+	       cat "$0" "$(dirname "$0")/build-caches.sh"
+	       echo "$(basename "$cc1") $(basename "$newlib") accel $accel_sum"
+	       echo "src $where"
+	       ( cd "$src" && find libgfortran -type f | LC_ALL=C sort \
+		   | xargs sha256sum
+		 sha256sum libgcc/gthr.h libgcc/gthr-single.h \
+		   libgcc/config/nvptx/gthr-nvptx.h gcc/fortran/libgfortran.h \
+		   libgomp/config/nvptx/gomp-nvptx-abi.h )
+	       ( cd "$accel" && find include -type f | LC_ALL=C sort | xargs sha256sum )
+	       for d in "" /mgomp; do
+		 nvptx-none-nm -g --defined-only "$dest$d/libgomp.a" 2> /dev/null \
+		   | awk 'NF == 3 { print $2, $3 }' | LC_ALL=C sort -u
+	       done
+	       dpkg-query -W -f='${Package} ${Version}\n' nvptx-tools binutils \
+		 gcc-12-offload-nvptx gcc-14-offload-nvptx 2> /dev/null
+	     } | sha256sum | cut -c1-16)
+  out=$hs_cache_dir/libgfortran-nvptx-$out_key
+fi
+binding=$work/libgfortran-nvptx-default/nvptx-none/libgfortran/include/ISO_Fortran_binding.h
+if test -n "$out" && test -f "$out/ISO_Fortran_binding.h"; then
+  echo "[libgfortran-nvptx] cached: $out"
+  for d in "" /mgomp; do
+    mkdir -p "$dest$d"
+    cp "$out$d/libgfortran.a" "$dest$d/libgfortran.a"
+  done
+  # What the stage takes from the build directory.
+  rm -rf "$work"/libgfortran-nvptx-default "$work"/libgfortran-nvptx-mgomp
+  mkdir -p "$(dirname "$binding")"
+  cp "$out/ISO_Fortran_binding.h" "$binding"
+  exit 0
+fi
+
 for ml in default mgomp; do
   case $ml in
     default) flag= ; sub= ;;
@@ -152,3 +206,17 @@ for ml in default mgomp; do
   mkdir -p "$dest$sub"
   cp "$top/libgfortran.a" "$dest$sub"/libgfortran.a
 done
+# Stored whole, by one rename.
+if test -n "$out" && ! test -d "$out"; then
+  tmp=$out.tmp.$$
+  rm -rf "$tmp"
+  if mkdir -p "$tmp/mgomp" \
+     && cp "$dest/libgfortran.a" "$tmp/libgfortran.a" \
+     && cp "$dest/mgomp/libgfortran.a" "$tmp/mgomp/libgfortran.a" \
+     && cp "$binding" "$tmp/ISO_Fortran_binding.h" \
+     && mv "$tmp" "$out"; then
+    echo "[libgfortran-nvptx] stored: $out"
+  else
+    rm -rf "$tmp"
+  fi
+fi

@@ -65,8 +65,9 @@ test -x "$fc_driver" \
 # The archives and the header that the stage takes from this build
 # (ISO_Fortran_binding.h) are kept in the build cache, keyed by what goes
 # in: this script and build-caches.sh, the nvptx compiler and newlib
-# (their prefixes are content-keyed), where the tree is (relative to
-# the build directory's parent, as ccache passes it on), every file of the libgfortran tree
+# (their prefixes are content-keyed), where the tree is (the objects
+# name their sources: the Fortran ones, which ccache does not see, by
+# their absolute paths), every file of the libgfortran tree
 # and the headers from elsewhere that its compiles read (libgcc's
 # threads, gcc/fortran/libgfortran.h, gomp-nvptx-abi.h, Debian's nvptx
 # include directory), Debian's nvptx libgcc.a and crt0.o and the symbols
@@ -79,14 +80,15 @@ out=
 if test "${GOMP_HS_BUILD_CACHES:-yes}" != no \
    && test "$(dirname "$cc1")" = "$hs_cache_dir" \
    && test "$(dirname "$newlib")" = "$hs_cache_dir"; then
-  # ccache gives the compiler the paths under BASE relative (__FILE__
-  # in the objects): the tree's place as the compiler sees it.
-  where=$src
-  test -n "$ccache" && where=${src#"$base"/}
   out_key=$( { echo "libgfortran-nvptx recipe 1"
 	       cat "$0" "$(dirname "$0")/build-caches.sh"
 	       echo "$(basename "$cc1") $(basename "$newlib") accel $accel_sum"
-	       echo "src $where"
+	       echo "src $src"
+	       # What configure and the Makefiles it writes take from the
+	       # environment (as hs_configure's key).
+	       for v in CC CFLAGS CPP CPPFLAGS LDFLAGS LIBS FC FCFLAGS CONFIG_SITE; do
+		 eval "echo \"$v=\${$v-unset}\""
+	       done
 	       ( cd "$src" && find libgfortran -type f | LC_ALL=C sort \
 		   | xargs sha256sum
 		 sha256sum libgcc/gthr.h libgcc/gthr-single.h \
@@ -206,7 +208,8 @@ for ml in default mgomp; do
   mkdir -p "$dest$sub"
   cp "$top/libgfortran.a" "$dest$sub"/libgfortran.a
 done
-# Stored whole, by one rename.
+# Stored whole, by one rename (which fails, leaving the entry another
+# build stored, when there is one by then).
 if test -n "$out" && ! test -d "$out"; then
   tmp=$out.tmp.$$
   rm -rf "$tmp"
@@ -214,7 +217,7 @@ if test -n "$out" && ! test -d "$out"; then
      && cp "$dest/libgfortran.a" "$tmp/libgfortran.a" \
      && cp "$dest/mgomp/libgfortran.a" "$tmp/mgomp/libgfortran.a" \
      && cp "$binding" "$tmp/ISO_Fortran_binding.h" \
-     && mv "$tmp" "$out"; then
+     && mv -T "$tmp" "$out" 2> /dev/null; then
     echo "[libgfortran-nvptx] stored: $out"
   else
     rm -rf "$tmp"

@@ -26,23 +26,36 @@ if test -n "$memo"; then
   mkdir -p "$memo" 2> /dev/null || memo=
   id=$("$PTXAS" --version 2> /dev/null) || memo=
 fi
+# A cubin is an ELF file: anything else kept under a key (an empty file,
+# left by a crash or made by a prune racing a use) is no hit.
+is_cubin () { test -s "$1" && test "$(head -c 4 "$1" | tr -d '\177')" = ELF; }
 for m in "$@"; do
+  k=
   if test -n "$memo"; then
     k=$({ printf 'ptx-link-check 1 %s\n%s\n' "$arch" "$id"; cat "$m"; } \
 	  | sha256sum | cut -c1-32)
-    if cp "$memo/$k.cubin" "$m.cubin" 2> /dev/null; then
-      # Kept entries are pruned by age (tests/run-all.sh): mark the use.
-      touch "$memo/$k.cubin" 2> /dev/null
-      continue
-    fi
+    case $k in
+      *[!0-9a-f]*) k= ;;
+      ????????????????????????????????) ;;
+      *) k= ;;
+    esac
+  fi
+  if test -n "$k" && is_cubin "$memo/$k.cubin" \
+     && cp "$memo/$k.cubin" "$m.cubin" 2> /dev/null; then
+    # Kept entries are pruned by age (tests/run-all.sh): mark the use,
+    # creating nothing.
+    touch -c "$memo/$k.cubin" 2> /dev/null
+    continue
   fi
   if ! "$PTXAS" -arch="$arch" -c "$m" -o "$m.cubin" > "$m.log" 2>&1; then
     echo "ptxas $(basename "$m"): $(grep -m 1 . "$m.log")"
     exit 1
   fi
   # One rename: a run beside this one sees the whole file or none.
-  test -n "$memo" && cp "$m.cubin" "$memo/.$k.$$" 2> /dev/null \
-    && mv -f "$memo/.$k.$$" "$memo/$k.cubin"
+  if test -n "$k" && is_cubin "$m.cubin" \
+     && t=$(mktemp "$memo/.$k.XXXXXX" 2> /dev/null); then
+    cp "$m.cubin" "$t" && mv -f "$t" "$memo/$k.cubin" || rm -f "$t"
+  fi
 done
 for m in "$@"; do
   set -- "$@" "$m.cubin"

@@ -59,14 +59,22 @@ case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
 # The PTX checks (tests/ptx-link-check.sh) keep ptxas's output by module
 # in the build cache: the device libraries' modules are the same in every
 # test program, and were nine tenths of the DejaGnu suites' time.  An
-# entry unused for 14 days goes.  GOMP_PTXAS_MEMO= (empty) keeps none.
-GOMP_PTXAS_MEMO=${GOMP_PTXAS_MEMO-$hs_cache/ptxas-memo}
+# entry unused for 14 days goes.  GOMP_PTXAS_MEMO= (empty) keeps none,
+# as GOMP_HS_BUILD_CACHES=no does by default.
+memo_default=$hs_cache/ptxas-memo
+test "${GOMP_HS_BUILD_CACHES:-yes}" = no && memo_default=
+GOMP_PTXAS_MEMO=${GOMP_PTXAS_MEMO-$memo_default}
 if test -n "$GOMP_PTXAS_MEMO"; then
-  mkdir -p "$GOMP_PTXAS_MEMO" || GOMP_PTXAS_MEMO=
+  # Absolute: the jobs run in directories of their own.
+  mkdir -p "$GOMP_PTXAS_MEMO" && GOMP_PTXAS_MEMO=$(cd "$GOMP_PTXAS_MEMO" && pwd -P) \
+    || GOMP_PTXAS_MEMO=
 fi
 if test -n "$GOMP_PTXAS_MEMO"; then
-  find "$GOMP_PTXAS_MEMO" -type f -name '*.cubin' -mtime +14 -delete 2> /dev/null
-  find "$GOMP_PTXAS_MEMO" -type f -name '.*' -mmin +60 -delete 2> /dev/null
+  # Only the memory's own files: KEY.cubin, and .KEY.XXXXXX being written.
+  find "$GOMP_PTXAS_MEMO" -maxdepth 1 -type f -regextype posix-extended \
+    -regex '.*/[0-9a-f]{32}\.cubin' -mtime +14 -delete 2> /dev/null
+  find "$GOMP_PTXAS_MEMO" -maxdepth 1 -type f -regextype posix-extended \
+    -regex '.*/\.[0-9a-f]{32}\.[A-Za-z0-9]{6}' -mmin +60 -delete 2> /dev/null
   echo "[check] ptxas results kept in $GOMP_PTXAS_MEMO ($(ls "$GOMP_PTXAS_MEMO" | wc -l) modules)"
 fi
 export GOMP_PTXAS_MEMO

@@ -97,7 +97,9 @@ hs_load_reply (volatile struct gomp_hs_reply *r, uint32_t *info, int64_t *ret)
    CPUs: 512 clients on one 64-byte port took 17 s on 2 idle cores (now
    0.6 s), and the soak's 64-byte phase ran 7 times slower; shorter
    sleeps wake the clients without a port too often.  */
+#ifndef SIM_PAUSE
 static __thread unsigned long sim_loads_seen;
+#endif
 
 static inline void
 hs_pause (unsigned *backoff)

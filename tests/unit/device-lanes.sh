@@ -96,8 +96,8 @@ if test -z "$PTXAS" || test -z "$NVLINK"; then
   echo "UNSUPPORTED: device-lanes: libraries with sm_80/sm_75/sm_70 user code (no ptxas/nvlink)"
 else
   for isa in sm_80 sm_75 sm_70; do
-    # An ISA this ptxas does not have (CUDA 13: sm_70) is gomp-gcc's
-    # error (tests/unit/gomp-gcc.sh), not this test's.
+    # An ISA this ptxas does not have (CUDA 13: sm_70) fails in nvptx-as,
+    # with gomp-gcc's note (tests/unit/gomp-gcc.sh): not this test's.
     printf '.version 7.0\n.target %s\n.address_size 64\n.visible .entry k ()\n{\n\tret;\n}\n' "$isa" \
       > "$prog/probe.ptx"
     if ! "$PTXAS" -arch="$isa" -o /dev/null "$prog/probe.ptx" > /dev/null 2>&1; then

@@ -27,13 +27,13 @@ while test $# -gt 0; do
 done
 echo "$(basename "$in") $arch" >> "$FAKE_CALLS"
 grep -q BAD "$in" && { echo "ptxas $in, line 1; error   : bad module"; exit 255; }
-{ echo "cubin $arch ${FAKE_PTXAS_VERSION:-1}"; cat "$in"; } > "$out"
+{ printf '\177ELF\n'; echo "cubin $arch ${FAKE_PTXAS_VERSION:-1}"; cat "$in"; } > "$out"
 SH
 cat > bin/nvlink <<'SH'
 #!/bin/sh
 out=
 while test $# -gt 0; do
-  case $1 in -o) out=$2; shift ;; -arch=*) ;; *) cat "$1" ;; esac
+  case $1 in -o) out=$2; shift ;; -arch=*) ;; *) echo "input $1"; cat "$1" ;; esac
   shift
 done > "$FAKE_LINKED"
 test -z "$FAKE_NVLINK_FAIL" || { echo "nvlink warning : a warning"; echo "nvlink error   : Undefined reference to 'x'"; exit 1; }
@@ -55,8 +55,9 @@ calls () { grep -c . calls; }
 run sm_90 mods/m1.ptx mods/m2.ptx mods/m3.ptx
 st=$? n=$(calls)
 cp mods/m2.ptx.cubin first.cubin
-if test $st = 0 && test "$n" = 3 && test -s out.cubin; then
-  pass "a first run assembles each module and links them"
+if test $st = 0 && test "$n" = 3 && test -s out.cubin \
+   && test "$(grep '^input ' linked | tr '\n' ' ')" = "input mods/m1.ptx.cubin input mods/m2.ptx.cubin input mods/m3.ptx.cubin "; then
+  pass "a first run assembles each module and links all their cubins, in order"
 else
   fail "first run: status $st, $n ptxas calls: $(cat msg)"
 fi
@@ -68,6 +69,17 @@ if test $st = 0 && test "$n" = 0 && cmp -s first.cubin mods/m2.ptx.cubin \
   pass "modules seen before (one under another name) are not assembled again, and give the same cubins"
 else
   fail "second run: status $st, $n ptxas calls: $(cat calls msg)"
+fi
+# A kept entry that is not a cubin (empty: a crash, or a prune racing a
+# use) is no hit: the module is assembled again and the entry replaced.
+e=$(ls memo/*.cubin | head -n 1)
+: > "$e"
+run sm_90 mods/m1.ptx mods/m2.ptx mods/m3.ptx
+st=$? n=$(calls)
+if test $st = 0 && test "$n" = 1 && test -s "$e"; then
+  pass "an empty kept entry is no hit: that module is assembled again, the entry replaced"
+else
+  fail "empty entry: status $st, $n ptxas calls, entry $(wc -c < "$e") bytes"
 fi
 run sm_80 mods/m1.ptx
 n=$(calls)

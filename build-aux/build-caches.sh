@@ -22,6 +22,7 @@
 # Functions:
 #   hs_ccache BASEDIR   set ccache to "ccache " (or nothing), configured
 #                       for compiles under BASEDIR
+#   hs_configure_env    print the environment configure reads (for keys)
 #   hs_configure NAME OBJDIR SRCDIR BASEDIR KEYTEXT LOG CONFIGURE [ARG...]
 #                       run CONFIGURE ARG... in OBJDIR, output to LOG, with
 #                       the stored cache for this key when there is one
@@ -50,6 +51,15 @@ hs_ccache ()
   mkdir -p "$CCACHE_DIR" && ccache='ccache '
 }
 
+# What configure (and the Makefiles it writes) takes from the
+# environment, a line each: part of every key of a configured build.
+hs_configure_env ()
+{
+  for v in CC CFLAGS CPP CPPFLAGS LDFLAGS LIBS FC FCFLAGS CONFIG_SITE; do
+    eval "echo \"$v=\${$v-unset}\""
+  done
+}
+
 hs_configure ()
 {
   hs_cf_name=$1 hs_cf_obj=$2 hs_cf_src=$3 hs_cf_base=$4 hs_cf_text=$5 hs_cf_log=$6
@@ -62,9 +72,7 @@ hs_configure ()
 		 sha256sum "$hs_cf_src/configure" "$hs_cf_src/../config.sub" \
 		   2> /dev/null | cut -d' ' -f1
 		 printf '%s\n' "$hs_cf_text" "$@"
-		 for v in CC CFLAGS CPP CPPFLAGS LDFLAGS LIBS FC FCFLAGS CONFIG_SITE; do
-		   eval "echo \"$v=\${$v-unset}\""
-		 done
+		 hs_configure_env
 		 dpkg-query -W -f='${Package} ${Version}\n' libc6-dev binutils \
 		   nvptx-tools gcc-12 gcc-12-offload-nvptx gfortran-12 \
 		   gcc-14 gcc-14-offload-nvptx gfortran-14 2> /dev/null

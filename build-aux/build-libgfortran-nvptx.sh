@@ -62,6 +62,14 @@ test -x "$fc_driver" \
   && test -n "$(find "$cc1/libexec" -name f951)" \
   || { echo "[libgfortran-nvptx] no f951 in $cc1: the nvptx compiler has no Fortran" >&2; exit 1; }
 
+# The global symbols of the device libgomp of multilib directory $1 ("" or
+# /mgomp), a line each: what configure's link tests can find there.
+gomp_syms ()
+{
+  nvptx-none-nm -g --defined-only "$dest$1/libgomp.a" 2> /dev/null \
+    | awk 'NF == 3 { print $2, $3 }' | LC_ALL=C sort -u
+}
+
 # The archives and the header that the stage takes from this build
 # (ISO_Fortran_binding.h) are kept in the build cache, keyed by what goes
 # in: this script and build-caches.sh, the nvptx compiler and newlib
@@ -84,21 +92,15 @@ if test "${GOMP_HS_BUILD_CACHES:-yes}" != no \
 	       cat "$0" "$(dirname "$0")/build-caches.sh"
 	       echo "$(basename "$cc1") $(basename "$newlib") accel $accel_sum"
 	       echo "src $src"
-	       # What configure and the Makefiles it writes take from the
-	       # environment (as hs_configure's key).
-	       for v in CC CFLAGS CPP CPPFLAGS LDFLAGS LIBS FC FCFLAGS CONFIG_SITE; do
-		 eval "echo \"$v=\${$v-unset}\""
-	       done
+	       hs_configure_env
 	       ( cd "$src" && find libgfortran -type f | LC_ALL=C sort \
 		   | xargs sha256sum
 		 sha256sum libgcc/gthr.h libgcc/gthr-single.h \
 		   libgcc/config/nvptx/gthr-nvptx.h gcc/fortran/libgfortran.h \
 		   libgomp/config/nvptx/gomp-nvptx-abi.h )
 	       ( cd "$accel" && find include -type f | LC_ALL=C sort | xargs sha256sum )
-	       for d in "" /mgomp; do
-		 nvptx-none-nm -g --defined-only "$dest$d/libgomp.a" 2> /dev/null \
-		   | awk 'NF == 3 { print $2, $3 }' | LC_ALL=C sort -u
-	       done
+	       gomp_syms ""
+	       gomp_syms /mgomp
 	       dpkg-query -W -f='${Package} ${Version}\n' nvptx-tools binutils \
 		 gcc-12-offload-nvptx gcc-14-offload-nvptx 2> /dev/null
 	     } | sha256sum | cut -c1-16)
@@ -144,10 +146,9 @@ for ml in default mgomp; do
     echo "[libgfortran-nvptx] $ml: configure (log: $log)"
     # configure's link tests link the device libgomp: what they can
     # find there is its global symbols.
-    gomp_syms=$(nvptx-none-nm -g --defined-only "$dest$sub/libgomp.a" 2> /dev/null \
-		  | awk 'NF == 3 { print $2, $3 }' | LC_ALL=C sort -u | sha256sum | cut -c1-16)
+    syms=$(gomp_syms "$sub" | sha256sum | cut -c1-16)
     hs_configure "libgfortran-nvptx-$ml" "$obj" "$src/libgfortran" "$base" \
-	"accel $accel_sum libgomp $gomp_syms abi $(sha256sum < "$src/libgomp/config/nvptx/gomp-nvptx-abi.h")" \
+	"accel $accel_sum libgomp $syms abi $(sha256sum < "$src/libgomp/config/nvptx/gomp-nvptx-abi.h")" \
 	"$log" "$src"/libgfortran/configure \
 	--build=x86_64-pc-linux-gnu --host=nvptx-none --target=nvptx-none \
 	--with-target-subdir=nvptx-none --with-cross-host=x86_64-pc-linux-gnu \

@@ -114,7 +114,7 @@ if test -n "$do_dejagnu"; then
   memo=
   if test -n "$ptxas_in" && test -n "$GOMP_PTXAS_MEMO" \
      && mkdir -p "$GOMP_PTXAS_MEMO" 2> /dev/null; then
-    memo=$(cd "$GOMP_PTXAS_MEMO" && pwd) && memo_bind=$memo
+    memo=$(cd "$GOMP_PTXAS_MEMO" && pwd -P) && memo_bind=$memo
   fi
   start=$(date +%s)
   in_root "$w/dejagnu" "runtest --tool libgomp --srcdir $top/libgomp/testsuite \

@@ -2,10 +2,13 @@
    each costs (us), in an image that uses host services and in one that
    does not (built twice by bench/make-gpu-bundle.sh, with and without
    -DHS_ACC_HOST_SERVICES).  The plugin brackets each launch of an image
-   that uses host services for the server and ends the bracket from a
-   stream callback, which holds the queue until the host has run it; the
-   ratio of the two figures (bench/gpu-check.sh) is what that costs a
-   queue of kernels that never call the host.  With HS_ACC_HOST_SERVICES
+   that uses host services for the server, and learns that it ended from
+   an event recorded after it (an earlier version ended the bracket from
+   a stream callback, which held the queue until the host had run it);
+   the ratio of the two figures (bench/gpu-check.sh) is what the bracket
+   costs a queue of kernels that never call the host: goal 1.  Both
+   images pay for the stream callback that libgomp itself queues after
+   each asynchronous compute construct (goacc_unmap_vars).  With HS_ACC_HOST_SERVICES
    the image calls the host once, outside the measurement, so it has a
    region and a server.  Prints "bench: acc async kernel N us (host
    services: yes|no)".  */

@@ -262,8 +262,8 @@ relay ()
 	  | sed -n 's/^launch: empty target region \([0-9.]*\) us$/\1/p')
   echo "bench: launch without host services: ours ${ours:-?} us, Debian's libgomp ${stock:-?} us"
   # Asynchronous OpenACC kernels that never call the host, in an image
-  # with host services (a stream callback ends each launch's bracket) and
-  # in one without.
+  # with host services (each launch bracketed, its end told from an
+  # event at the next launch) and in one without.
   acc_hs=$(timeout 120 "$here/gpu-acc-async-hs.exe" | sed -n 's/^bench: acc async kernel \([0-9.]*\) us.*/\1/p')
   acc_no=$(timeout 120 "$here/gpu-acc-async.exe" | sed -n 's/^bench: acc async kernel \([0-9.]*\) us.*/\1/p')
   echo "bench: acc async kernel: ${acc_hs:-?} us with host services, ${acc_no:-?} us without"

@@ -47,16 +47,20 @@
    KERNELS.  The plugin brackets every launch of a kernel whose image uses
    host services with GOMP_PLUGIN_host_service_kernel_begin and
    GOMP_PLUGIN_host_service_kernel_end; the latter only decrements a
-   counter and drops a reference, so it may be called from any thread,
-   a CUDA stream callback included (no blocking, no CUDA call).  When the
-   poller finds no kernel running, any call left half done was abandoned
-   by its kernel (which ended or trapped mid-call): the poller forgets it
-   itself, between two scans, so it can never mistake the first round of
-   a kernel that started since for an abandoned one.
+   counter and drops a reference, so it may be called from any thread
+   (no blocking, no CUDA call), and late: the nvptx plugin tells the end
+   of a kernel launched on a stream at its next launch or wait, not when
+   the kernel ends, so the poller scans for a while after the last
+   kernel ended.  When the poller finds no kernel running, any call left
+   half done was abandoned by its kernel (which ended or trapped
+   mid-call): the poller forgets it itself, between two scans, so it can
+   never mistake the first round of a kernel that started since for an
+   abandoned one.  Until then a FIRST request on its port starts a new
+   call anyway (host-service.h).
 
    LIFETIME.  The server is reference counted: the plugin's reference, one
-   per running kernel (so a stream callback that runs late finds it
-   alive), one per worker.  Teardown is two steps, with the plugin's
+   per running kernel (so an end told after teardown finds it alive),
+   one per worker.  Teardown is two steps, with the plugin's
    wait for the device between them:
 
      GOMP_PLUGIN_host_service_shutdown: from now on every new call is
@@ -790,8 +794,8 @@ GOMP_PLUGIN_host_service_kernel_begin (struct gomp_host_service *s)
   pthread_mutex_unlock (&s->lock);
 }
 
-/* That kernel has ended.  Never blocks: the plugin may call this from a
-   CUDA stream callback.  */
+/* That kernel has ended (maybe some time ago).  Never blocks, makes no
+   CUDA call: the plugin may call this from any thread.  */
 
 void
 GOMP_PLUGIN_host_service_kernel_end (struct gomp_host_service *s)

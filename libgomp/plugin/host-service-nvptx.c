@@ -35,8 +35,11 @@
    (host-service-server.c).  The image's __gomp_host_service is checked
    (size, protocol version) and pointed at them.  Only kernels of such
    images are bracketed for the server; an image without the symbol costs
-   nothing: no region, no thread, no stream callback, launches exactly as
-   before.  The server makes no CUDA calls.
+   nothing: no region, no thread, no event, launches exactly as before.
+   The server makes no CUDA calls.  The end of a kernel launched on a
+   stream (OpenACC) is learnt from an event, at the plugin's next
+   synchronization point, not from a stream callback (see
+   nvptx_hs_end_on_stream).
 
    An image that defines __gomp_nvptx_tls gets a table of per-thread
    states in device memory of its own (its newlib state is its own),
@@ -52,8 +55,8 @@
    locks are freed.  The waiting and the freeing run in the device's
    context, pushed for the time (the unloading thread may have another
    device's context current, or none).  Kernels hold references to the
-   server, so a stream callback that runs after all this finds it still
-   allocated.  */
+   server, so a kernel whose end is told after all this finds it still
+   allocated; closing the device tells every end left.  */
 
 #include "host-service.h"
 #include "config/nvptx/device-tls.h"
@@ -246,8 +249,8 @@ nvptx_hs_raise_limit (CUlimit which, const char *name, size_t bytes)
    kernel of the image that cannot run at the same time as any other of
    its kernels (see nvptx_tls_kernel_begin), which frees every entry at
    once (their owners have all ended by then).  REFS counts the image and its
-   kernels that may still run: a kernel's stream callback may run after
-   the image is unloaded.  */
+   kernels that may still run: a kernel's end may be told after the image
+   is unloaded.  */
 
 struct nvptx_tls
 {
@@ -420,8 +423,9 @@ nvptx_hs_load_tls (CUmodule module, struct ptx_device *dev,
    REFS at 1 had ended by then, so the kernels that may run are among
    those launched since, which are all on STREAM unless MIXED.  REFS, the
    epoch, STREAM and EPOCH_EV are read and changed under the lock, by
-   launches only; a stream callback only lowers REFS, and reading a stale
-   higher value only means that no new epoch starts this time.  */
+   launches only; telling a kernel's end (which may come late) only lowers
+   REFS, and reading a stale higher value only means that no new epoch
+   starts this time.  */
 
 static void
 nvptx_tls_kernel_begin (struct ptx_device *dev, struct nvptx_tls *tls,
@@ -660,56 +664,209 @@ nvptx_hs_load_image (CUmodule module, struct ptx_device *dev,
   return true;
 }
 
-/* IMAGE is being unloaded from DEV.  Host services go first: freeing
-   device memory waits for running kernels, which must not be waiting for
-   the host then.  */
-
-static void
-nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
-{
-  if (image->host_service)
-    {
-      pthread_mutex_lock (&nvptx_hs_lock);
-      if (dev->host_service && --dev->host_service->images == 0)
-	nvptx_hs_free (dev);
-      pthread_mutex_unlock (&nvptx_hs_lock);
-      image->host_service = false;
-    }
-  if (image->host_tls)
-    nvptx_tls_unload (dev, image->host_tls);
-  image->host_tls = NULL;
-}
-
-/* DEV is being closed.  */
-
-static void
-nvptx_hs_close_device (struct ptx_device *dev)
-{
-  struct ptx_image_data *image;
-  pthread_mutex_lock (&nvptx_hs_lock);
-  nvptx_hs_free (dev);
-  pthread_mutex_unlock (&nvptx_hs_lock);
-  for (image = dev->images; image; image = image->next)
-    if (image->host_tls)
-      {
-	nvptx_tls_unload (dev, image->host_tls);
-	image->host_tls = NULL;
-      }
-}
-
 /* What a launch of a kernel whose image uses host services or per-thread
-   state must tell when the kernel has ended.  */
+   state must tell when the kernel has ended.  A launch on a stream
+   (nvptx_hs_end_on_stream) also records, until it is told: its device
+   and stream, the event recorded on the stream right after the kernel,
+   and the next such launch.  */
 
 struct nvptx_hs_launch
 {
   struct gomp_host_service *server;
   struct nvptx_tls *tls;
+  struct ptx_device *dev;
+  CUstream stream;
+  CUevent ev;
+  struct nvptx_hs_launch *next;
 };
+
+/* Launches on a stream whose end is not known yet, in the order their
+   events were recorded (ENDING, with ENDING_TAIL its last link); and
+   records of ended ones whose event is kept for a later launch of the
+   same device (SPARE).  Under ENDING_LOCK (but NENDING, below), which is held only for calls
+   that neither block nor wait for the device (cuEventRecord,
+   cuEventQuery, cuEventCreate, and the ends, which do not block).
+
+   WHY NO STREAM CALLBACK.  A host function on a stream holds up
+   everything queued behind it on that stream until a host thread has
+   run it: one host round trip after every kernel, so no copy or kernel
+   queued behind overlaps the host's part.  An event costs the stream
+   nothing.  The cost moves to the host, and is small: the end of a
+   launch is learnt late -- when the plugin next launches a kernel, or
+   synchronizes with the device or an async queue, or tests one
+   (nvptx_hs_reap) -- and until then the server counts the kernel as
+   running.  That is safe:
+     - the server's poller keeps scanning, at its idle pace, as it does
+       while a kernel computes without calling the host (its only cost
+       is the wake-ups);
+     - a call that a kernel abandoned midway stays in its port until
+       then, and a FIRST request on that port starts a new call anyway
+       (host-service.h), so no later kernel can continue it;
+     - the per-thread state table starts a new epoch only when no kernel
+       of its image may run (nvptx_tls_kernel_begin): a late end only
+       means that one launch does not start one;
+     - the server and the table are reference counted, so a launch ended
+       after teardown finds them allocated, and teardown ends every
+       launch of the device itself (nvptx_hs_reap_device).  */
+
+static pthread_mutex_t nvptx_hs_ending_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct nvptx_hs_launch *nvptx_hs_ending;
+/* How many are on ENDING: changed under the lock, read without it
+   (atomically) to skip a reap when there is nothing to reap; a stale
+   count only delays an end.  */
+static unsigned nvptx_hs_nending;
+static struct nvptx_hs_launch **nvptx_hs_ending_tail = &nvptx_hs_ending;
+static struct nvptx_hs_launch *nvptx_hs_spare;
+
+/* Tell the server and the table of LAUNCH that its kernel has ended.
+   Neither blocks nor calls CUDA.  */
+
+static void
+nvptx_hs_tell_end (struct nvptx_hs_launch *launch)
+{
+  if (launch->server)
+    GOMP_PLUGIN_host_service_kernel_end (launch->server);
+  if (launch->tls)
+    nvptx_tls_unref (launch->tls);
+  launch->server = NULL;
+  launch->tls = NULL;
+}
+
+/* At most this many streams are remembered as still busy during one
+   reap; with more, the launches of the others are each queried.  */
+#define NVPTX_HS_BUSY_STREAMS 8
+
+/* End every launch on DEV whose event has completed: all of them when
+   ALL (the caller has waited for the device to be idle).  Launches on
+   one stream end in the order they were queued, so once one of a
+   stream's is found still running, the later ones on that stream are
+   not queried.  An event that reports an error belongs to a context
+   that can run nothing more: its launch has ended too.  The caller has
+   DEV's context current, or holds no kernel of DEV.  */
+
+static void
+nvptx_hs_reap_1 (struct ptx_device *dev, bool all)
+{
+  CUstream busy[NVPTX_HS_BUSY_STREAMS];
+  unsigned nbusy = 0, i;
+  struct nvptx_hs_launch **link, *l;
+
+  pthread_mutex_lock (&nvptx_hs_ending_lock);
+  link = &nvptx_hs_ending;
+  while ((l = *link) != NULL)
+    {
+      bool running = l->dev != dev;
+      for (i = 0; !running && !all && i < nbusy; i++)
+	running = busy[i] == l->stream;
+      if (!running && !all
+	  && CUDA_CALL_NOCHECK (cuEventQuery, l->ev) == CUDA_ERROR_NOT_READY)
+	{
+	  running = true;
+	  if (nbusy < NVPTX_HS_BUSY_STREAMS)
+	    busy[nbusy++] = l->stream;
+	}
+      if (running)
+	{
+	  link = &l->next;
+	  continue;
+	}
+      *link = l->next;
+      __atomic_store_n (&nvptx_hs_nending, nvptx_hs_nending - 1,
+			__ATOMIC_RELAXED);
+      nvptx_hs_tell_end (l);
+      l->next = nvptx_hs_spare;
+      nvptx_hs_spare = l;
+    }
+  nvptx_hs_ending_tail = link;
+  pthread_mutex_unlock (&nvptx_hs_ending_lock);
+}
+
+/* The plugin's synchronization points (a launch, a wait for the device
+   or for a stream, a test that found a stream idle): end what has
+   ended on DEV.  Cheap when nothing waits to end.  */
+
+static inline void
+nvptx_hs_reap (struct ptx_device *dev)
+{
+  if (__atomic_load_n (&nvptx_hs_nending, __ATOMIC_RELAXED) != 0)
+    nvptx_hs_reap_1 (dev, false);
+}
+
+/* The same, for the device of the calling OpenACC thread, if it has
+   one: after its waits and tests of async queues.  */
+
+static inline void
+nvptx_hs_reap_acc_thread (void)
+{
+  struct nvptx_thread *thr
+    = (struct nvptx_thread *) GOMP_PLUGIN_acc_thread ();
+  if (thr != NULL && thr->ptx_dev != NULL)
+    nvptx_hs_reap (thr->ptx_dev);
+}
+
+/* Move DEV's spare records from the spare list to MINE, which is
+   returned.  Under ENDING_LOCK.  */
+
+static struct nvptx_hs_launch *
+nvptx_hs_take_spares (struct ptx_device *dev, struct nvptx_hs_launch *mine)
+{
+  struct nvptx_hs_launch **link, *l;
+  for (link = &nvptx_hs_spare; (l = *link) != NULL; )
+    if (l->dev == dev)
+      {
+	*link = l->next;
+	l->next = mine;
+	mine = l;
+      }
+    else
+      link = &l->next;
+  return mine;
+}
+
+/* DEV is being closed: end every launch on it, once it is idle, and
+   destroy its events, in its context.  A device whose context cannot be
+   made current runs nothing more: its launches are ended, and its
+   events left to the context's destruction.  */
+
+static void
+nvptx_hs_reap_device (struct ptx_device *dev)
+{
+  struct nvptx_hs_launch *l, *mine;
+  bool ending = false, ctx;
+
+  pthread_mutex_lock (&nvptx_hs_ending_lock);
+  for (l = nvptx_hs_ending; l != NULL && !ending; l = l->next)
+    ending = l->dev == dev;
+  mine = nvptx_hs_take_spares (dev, NULL);
+  pthread_mutex_unlock (&nvptx_hs_ending_lock);
+  if (!ending && mine == NULL)
+    return;
+  ctx = nvptx_hs_push_context (dev);
+  if (ending)
+    {
+      if (ctx)
+	CUDA_CALL_NOCHECK (cuCtxSynchronize, );
+      nvptx_hs_reap_1 (dev, true);
+      pthread_mutex_lock (&nvptx_hs_ending_lock);
+      mine = nvptx_hs_take_spares (dev, mine);
+      pthread_mutex_unlock (&nvptx_hs_ending_lock);
+    }
+  while ((l = mine) != NULL)
+    {
+      mine = l->next;
+      if (ctx)
+	CUDA_CALL_NOCHECK (cuEventDestroy, l->ev);
+      free (l);
+    }
+  if (ctx)
+    nvptx_hs_pop_context ();
+}
 
 /* Kernel FN is about to run on DEV, launched on STREAM: returns what to
    pass to nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL
    (nothing to tell) if FN's image uses neither host services nor
-   per-thread state.  */
+   per-thread state.  First ends the launches that have ended: the
+   table's epoch depends on them.  */
 
 static inline struct nvptx_hs_launch *
 nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
@@ -729,9 +886,11 @@ nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
     server = hs->server;
   if (server == NULL && fn->host_tls == NULL)
     return NULL;
-  launch = GOMP_PLUGIN_malloc (sizeof *launch);
+  nvptx_hs_reap (dev);
+  launch = GOMP_PLUGIN_malloc_cleared (sizeof *launch);
   launch->server = server;
   launch->tls = fn->host_tls;
+  launch->dev = dev;
   if (launch->tls)
     nvptx_tls_kernel_begin (dev, launch->tls, stream);
   if (server)
@@ -746,30 +905,104 @@ nvptx_hs_kernel_end (struct nvptx_hs_launch *launch)
 {
   if (launch == NULL)
     return;
-  if (launch->server)
-    GOMP_PLUGIN_host_service_kernel_end (launch->server);
-  if (launch->tls)
-    nvptx_tls_unref (launch->tls);
+  nvptx_hs_tell_end (launch);
   free (launch);
 }
 
-/* Runs on CUDA's callback thread: only tells the server and the table
-   (nothing there blocks or calls CUDA).  */
+/* For a launch on STREAM (OpenACC, async or not): end the kernel once an
+   event recorded on STREAM right after it has completed, as a later
+   nvptx_hs_reap finds.  The event comes from an ended launch of the
+   same device when there is one.  Without an event (none can be
+   created or recorded) the stream is waited for instead: slow, but the
+   end is then known.  */
 
 static void
-nvptx_hs_kernel_end_cb (CUstream stream, CUresult status, void *launch)
-{
-  (void) stream;
-  (void) status;
-  nvptx_hs_kernel_end ((struct nvptx_hs_launch *) launch);
-}
-
-/* For a launch on STREAM: end the kernel when the stream gets there.  */
-
-static inline void
 nvptx_hs_end_on_stream (struct nvptx_hs_launch *launch, CUstream stream)
 {
-  if (launch)
-    CUDA_CALL_ASSERT (cuStreamAddCallback, stream, nvptx_hs_kernel_end_cb,
-		      launch, 0);
+  struct nvptx_hs_launch **link, *spare;
+  CUresult r = CUDA_SUCCESS;
+  CUevent ev = NULL;
+
+  if (launch == NULL)
+    return;
+  pthread_mutex_lock (&nvptx_hs_ending_lock);
+  for (link = &nvptx_hs_spare; (spare = *link) != NULL; link = &spare->next)
+    if (spare->dev == launch->dev)
+      {
+	*link = spare->next;
+	ev = spare->ev;
+	free (spare);
+	break;
+      }
+  if (ev == NULL)
+    r = CUDA_CALL_NOCHECK (cuEventCreate, &ev, CU_EVENT_DISABLE_TIMING);
+  if (r == CUDA_SUCCESS)
+    r = CUDA_CALL_NOCHECK (cuEventRecord, ev, stream);
+  if (r == CUDA_SUCCESS)
+    {
+      /* Recorded and queued under one lock: the list keeps each
+	 stream's order.  */
+      launch->stream = stream;
+      launch->ev = ev;
+      launch->next = NULL;
+      *nvptx_hs_ending_tail = launch;
+      nvptx_hs_ending_tail = &launch->next;
+      __atomic_store_n (&nvptx_hs_nending, nvptx_hs_nending + 1,
+			__ATOMIC_RELAXED);
+      pthread_mutex_unlock (&nvptx_hs_ending_lock);
+      return;
+    }
+  pthread_mutex_unlock (&nvptx_hs_ending_lock);
+  GOMP_PLUGIN_debug (0, "  host services: no event for the end of a kernel"
+		     " (%s): waiting for its stream\n", cuda_error (r));
+  if (ev != NULL)
+    CUDA_CALL_NOCHECK (cuEventDestroy, ev);
+  CUDA_CALL_NOCHECK (cuStreamSynchronize, stream);
+  nvptx_hs_kernel_end (launch);
+}
+
+/* IMAGE is being unloaded from DEV.  Host services go first: freeing
+   device memory waits for running kernels, which must not be waiting for
+   the host then.  */
+
+static void
+nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
+{
+  if (image->host_service)
+    {
+      pthread_mutex_lock (&nvptx_hs_lock);
+      if (dev->host_service && --dev->host_service->images == 0)
+	nvptx_hs_free (dev);
+      pthread_mutex_unlock (&nvptx_hs_lock);
+      image->host_service = false;
+    }
+  if (image->host_tls)
+    nvptx_tls_unload (dev, image->host_tls);
+  image->host_tls = NULL;
+  /* Tell the ends that the waiting above made known (each is queried:
+     kernels of other images may still run).  */
+  if (__atomic_load_n (&nvptx_hs_nending, __ATOMIC_RELAXED) != 0
+      && nvptx_hs_push_context (dev))
+    {
+      nvptx_hs_reap_1 (dev, false);
+      nvptx_hs_pop_context ();
+    }
+}
+
+/* DEV is being closed.  */
+
+static void
+nvptx_hs_close_device (struct ptx_device *dev)
+{
+  struct ptx_image_data *image;
+  pthread_mutex_lock (&nvptx_hs_lock);
+  nvptx_hs_free (dev);
+  pthread_mutex_unlock (&nvptx_hs_lock);
+  for (image = dev->images; image; image = image->next)
+    if (image->host_tls)
+      {
+	nvptx_tls_unload (dev, image->host_tls);
+	image->host_tls = NULL;
+      }
+  nvptx_hs_reap_device (dev);
 }

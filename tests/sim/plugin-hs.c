@@ -16,12 +16,16 @@
    set-up leaves nothing counted; a launch from a callback is refused;
    teardown with kernels still calling the host (blocked in a read, or in
    a callback that does not return) neither hangs nor frees anything
-   before the device is idle; a stream callback that runs after teardown
-   finds the server alive; the per-thread state's epochs: written by a
-   memset on the launch's stream, waited for (an event) by a kernel on
-   another stream that may start while the write is still queued, and a
-   device heap with room for the states of every table.  Prints
-   PASS:/FAIL: lines.  */
+   before the device is idle; the end of a kernel launched on a stream
+   is an event recorded after it (this CUDA has no stream callbacks),
+   told at a later launch, wait or test, or at teardown, with one query
+   per busy stream, events reused, and a wait for the stream when no
+   event can be had; an end told after teardown finds the server alive;
+   the per-thread state's epochs: written by a memset on the launch's
+   stream, waited for (an event) by a kernel on another stream that may
+   start while the write is still queued, kept while an untold kernel may
+   still run, and a device heap with room for the states of every table.
+   Prints PASS:/FAIL: lines.  */
 
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -39,6 +43,7 @@
 #include <unistd.h>
 #include "sim-client.h"
 #include "gomp-host-services.h"
+#include "host-service-internal.h"
 #include "config/nvptx/device-tls.h"
 
 /* Stand-ins for cuda.h and the plugin's own definitions.  */
@@ -50,10 +55,10 @@ typedef struct fake_event *CUevent;
 typedef void *CUfunction;
 typedef struct fake_context *CUcontext;
 typedef enum { CU_LIMIT_STACK_SIZE = 0, CU_LIMIT_MALLOC_HEAP_SIZE = 2 } CUlimit;
-typedef void (*CUstreamCallback) (CUstream, CUresult, void *);
 #define CUDA_SUCCESS 0
 #define CUDA_ERROR_OUT_OF_MEMORY 2
 #define CUDA_ERROR_NOT_FOUND 500
+#define CUDA_ERROR_NOT_READY 600
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_MEMHOSTREGISTER_PORTABLE 0x01
@@ -92,6 +97,12 @@ struct ptx_image_data
 };
 
 struct nvptx_hs;
+struct ptx_device;
+struct nvptx_thread
+{
+  struct ptx_device *ptx_dev;
+};
+
 struct ptx_device
 {
   int ord;
@@ -134,10 +145,6 @@ static int fatal_armed;
 static pthread_mutex_t device_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t device_cond = PTHREAD_COND_INITIALIZER;
 static int kernels_running, sync_timed_out;
-
-/* Pending stream callbacks, run when the test says.  */
-static CUstreamCallback pending_cb;
-static void *pending_data;
 
 static void
 log_call (const char *what)
@@ -279,16 +286,23 @@ fake_cuMemcpyHtoD (CUdeviceptr d, const void *h, size_t n)
    before a pending write of another stream unless its stream waits for
    an event recorded after that write (cuStreamWaitEvent):
    kernel_ordered_after_writes says whether a kernel launched now on a
-   stream is ordered after every pending write.  */
+   stream is ordered after every pending write.  An event is complete
+   (cuEventQuery) once the test has said that what was queued on its
+   stream before it has run (stream_finish), or the stream or the
+   device was waited for.  */
 #define MAX_STREAMS 8
 #define MAX_WRITES 64
+#define MAX_EVENTS 64
 struct fake_event
 {
   CUstream stream;		/* Where it was recorded, and after which  */
-  int upto;			/* ... write of that stream (its count).  */
+  int upto;			/* ... write of that stream (its count),  */
+  int nth;			/* ... its place among the stream's records.  */
 };
-static struct fake_event fake_events[4];
-static int events_created, events_destroyed;
+static struct fake_event fake_events[MAX_EVENTS];
+static int events_created, events_destroyed, fail_event_create;
+static int event_records[MAX_STREAMS], events_done[MAX_STREAMS];
+static int event_queries, stream_syncs;
 static struct
 {
   CUstream stream;
@@ -304,6 +318,9 @@ static int
 stream_id (CUstream s)
 {
   int i;
+  if (s == NULL)
+    /* The default stream: a slot of its own.  */
+    s = (CUstream) stream_ids;
   for (i = 0; i < MAX_STREAMS && stream_ids[i] != NULL; i++)
     if (stream_ids[i] == s)
       return i;
@@ -342,6 +359,15 @@ streams_drained (void)
   npending = 0;
 }
 
+/* What was queued on S so far has run.  */
+
+static void
+stream_finish (CUstream s)
+{
+  int id = stream_id (s);
+  events_done[id] = event_records[id];
+}
+
 /* The old way of writing the epoch (a copy from a host buffer): kept, so
    that this test can be built against an older plugin.  */
 static CUresult __attribute__ ((unused))
@@ -370,11 +396,12 @@ static CUresult
 fake_cuEventCreate (CUevent *ev, unsigned flags)
 {
   (void) flags;
-  if (events_created == 4)
+  if (events_created == MAX_EVENTS || fail_event_create)
     return CUDA_ERROR_OUT_OF_MEMORY;
   *ev = &fake_events[events_created++];
   (*ev)->stream = NULL;
   (*ev)->upto = 0;
+  (*ev)->nth = 0;
   return CUDA_SUCCESS;
 }
 
@@ -391,6 +418,24 @@ fake_cuEventRecord (CUevent ev, CUstream s)
 {
   ev->stream = s;
   ev->upto = write_count[stream_id (s)];
+  ev->nth = ++event_records[stream_id (s)];
+  return CUDA_SUCCESS;
+}
+
+static CUresult
+fake_cuEventQuery (CUevent ev)
+{
+  event_queries++;
+  return ev->nth <= events_done[stream_id (ev->stream)]
+	 ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+static CUresult
+fake_cuStreamSynchronize (CUstream s)
+{
+  log_call ("cuStreamSynchronize");
+  stream_syncs++;
+  stream_finish (s);
   return CUDA_SUCCESS;
 }
 
@@ -440,7 +485,8 @@ fake_cuFuncGetAttribute (int *v, int attr, CUfunction f)
 }
 
 /* Wait, as the real one does, until no kernel runs (for at most 20 s: a
-   hang would be a failure of the code under test).  */
+   hang would be a failure of the code under test); then every stream's
+   events are complete.  */
 
 static CUresult
 fake_cuCtxSynchronize (void)
@@ -458,18 +504,17 @@ fake_cuCtxSynchronize (void)
 	break;
       }
   pthread_mutex_unlock (&device_lock);
+  memcpy (events_done, event_records, sizeof events_done);
   return CUDA_SUCCESS;
 }
 
-static CUresult
-fake_cuStreamAddCallback (CUstream s, CUstreamCallback cb, void *data,
-			  unsigned flags)
+/* The calling thread's OpenACC data: its device.  */
+static struct nvptx_thread acc_thread;
+
+void *
+GOMP_PLUGIN_acc_thread (void)
 {
-  (void) s;
-  (void) flags;
-  pending_cb = cb;
-  pending_data = data;
-  return CUDA_SUCCESS;
+  return acc_thread.ptx_dev ? &acc_thread : NULL;
 }
 
 #define CUDA_CALL_NOCHECK(FN, ...) fake_##FN (__VA_ARGS__)
@@ -544,6 +589,18 @@ check (int ok, const char *fmt, ...)
   putchar ('\n');
   fflush (stdout);
   failures += !ok;
+}
+
+/* Launches whose end the plugin has not told yet.  */
+
+static int
+ending_launches (void)
+{
+  struct nvptx_hs_launch *l;
+  int n = 0;
+  for (l = nvptx_hs_ending; l; l = l->next)
+    n++;
+  return n;
 }
 
 static double
@@ -760,6 +817,7 @@ main (void)
   int64_t args[4] = { 0 };
   double t0;
   bool ok;
+  int made;
 
   setenv ("GOMP_HOST_SERVICES", "all", 1);
   setenv ("GOMP_HOST_SERVICES_PORTS", "4", 1);
@@ -802,10 +860,16 @@ main (void)
 	   " from a host buffer (%d)", memsets, async_copies);
     l2 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s1);
     nvptx_hs_end_on_stream (l2, s1);
-    check (t->epoch == 2 && write_stream == s1 && pending_cb != NULL
+    check (t->epoch == 2 && write_stream == s1 && ending_launches () == 1
 	   && kernel_ordered_after_writes (s1),
 	   "a kernel queued behind it on the same stream starts epoch 2 (%u)"
 	   " there: it cannot run while the first does", t->epoch);
+    check (events_created == 2 && event_records[stream_id (s1)] == 3
+	   && stream_syncs == 0,
+	   "its end is an event recorded on its stream after it (%d events,"
+	   " %d records there, with the epoch's), not a stream callback (this"
+	   " test's CUDA has none) nor a wait", events_created,
+	   event_records[stream_id (s1)]);
     writes = memsets + async_copies;
     l3 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
     check (t->epoch == 2 && memsets + async_copies == writes,
@@ -823,20 +887,28 @@ main (void)
 	   " has one (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
     nvptx_hs_kernel_end (l3);
-    pending_cb (NULL, CUDA_SUCCESS, pending_data);
-    pending_cb = NULL;
     streams_drained ();
+    writes = memsets + async_copies;
     l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
-    check (t->epoch == 3 && write_stream == s2
+    check (t->epoch == 2 && memsets + async_copies == writes
+	   && ending_launches () == 1,
+	   "while the event after the second has not completed, that kernel"
+	   " may still run: one launched on the other stream keeps the epoch"
+	   " (%u)", t->epoch);
+    nvptx_hs_kernel_end (l1);
+    stream_finish (s1);
+    l1 = nvptx_hs_kernel_begin (&dev, &img1->fns[0], s2);
+    check (t->epoch == 3 && write_stream == s2 && ending_launches () == 0
 	   && kernel_ordered_after_writes (s2),
-	   "one launched when none runs (the last ended by its stream"
-	   " callback) starts epoch 3 (%u)", t->epoch);
+	   "once it has, the next launch tells its end first, finds none"
+	   " running and starts epoch 3 (%u)", t->epoch);
     nvptx_hs_kernel_end (l1);
     streams_drained ();
   }
   drop_image (&dev, img1);
-  check (dev_frees == 1 && events_destroyed == events_created,
-	 "unloading it frees its table and its event");
+  check (dev_frees == 1 && events_destroyed == 1 && events_created == 2,
+	 "unloading it frees its table and its epoch's event; the event of"
+	 " the ended launch is kept for the device's next");
   setenv ("GOMP_NVPTX_THREAD_STATES", "100", 1);
   img1 = new_image (&dev);
   ok = nvptx_hs_load_image (tls_only, &dev, img1, 1);
@@ -915,6 +987,7 @@ main (void)
 
   libgomp_host_register ("launch", cb_launch, &dev);
   server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], NULL);
+  made = events_created;	/* With its table's first epoch's.  */
   {
     int64_t nargs[4] = { 7, 0, 0, 0 };
     last_error[0] = '\0';
@@ -923,10 +996,73 @@ main (void)
   }
   nvptx_hs_end_on_stream (server, NULL);
   check (strstr (last_error, "cannot launch a kernel on device 0 from a host"
-		 " service callback") != NULL && pending_cb != NULL,
+		 " service callback") != NULL && ending_launches () == 1,
 	 "a launch from a callback is refused, not deadlocked");
-  pending_cb (NULL, CUDA_SUCCESS, pending_data);
-  pending_cb = NULL;
+  check (events_created == made,
+	 "the launch's end reuses the event the device kept (%d made)",
+	 events_created - made);
+  stream_finish (NULL);
+  acc_thread.ptx_dev = &dev;
+  nvptx_hs_reap_acc_thread ();
+  acc_thread.ptx_dev = NULL;
+  check (ending_launches () == 0
+	 && __atomic_load_n (&dev.host_service->server->active,
+			     __ATOMIC_ACQUIRE) == 0,
+	 "an OpenACC wait or test that finds the stream idle tells its end:"
+	 " the server counts no kernel");
+
+  /* Ends told late: many launches on two streams.  */
+  {
+    CUstream s1 = (CUstream) &s1, s2 = (CUstream) &s2;
+    struct nvptx_hs_launch *l;
+    int i, queries;
+    made = events_created;
+    for (i = 0; i < 6; i++)
+      {
+	l = nvptx_hs_kernel_begin (&dev, &img2->fns[0], i % 2 ? s2 : s1);
+	nvptx_hs_end_on_stream (l, i % 2 ? s2 : s1);
+      }
+    queries = event_queries;
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 6 && event_queries - queries == 2
+	   && __atomic_load_n (&dev.host_service->server->active,
+			       __ATOMIC_ACQUIRE) == 6,
+	   "six launches on two streams still running: the server counts"
+	   " them all; a reap asks one event per stream (%d asked)",
+	   event_queries - queries);
+    stream_finish (s2);
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 3
+	   && __atomic_load_n (&dev.host_service->server->active,
+			       __ATOMIC_ACQUIRE) == 3,
+	   "once one stream has run its kernels, theirs are told (%d left)",
+	   ending_launches ());
+    stream_finish (s1);
+    l = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s1);
+    check (ending_launches () == 0 && events_created - made <= 6,
+	   "and the other's at the next launch");
+    nvptx_hs_end_on_stream (l, s1);
+    check (events_created - made <= 6 && ending_launches () == 1,
+	   "events are reused: %d made for 7 launches",
+	   events_created - made);
+    fail_event_create = 1;
+    while (ending_launches () > 0)
+      {
+	stream_finish (s1);
+	nvptx_hs_reap (&dev);
+      }
+    for (i = 0; i < 7; i++)
+      {
+	l = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s2);
+	nvptx_hs_end_on_stream (l, s2);
+      }
+    check (ending_launches () == 6 && stream_syncs == 1,
+	   "with no event to be had, the launch waits for its stream instead"
+	   " (%d waits, %d ending)", stream_syncs, ending_launches ());
+    fail_event_create = 0;
+    stream_finish (s2);
+    nvptx_hs_reap (&dev);
+  }
 
   drop_image (&dev, img2);
   check (dev.host_service != NULL && host_frees == 0,
@@ -966,9 +1102,9 @@ main (void)
 			   "cuMemFree;") == 0,
 	 "teardown order: wait for the device, then free the locks and the"
 	 " region (then the image's table): %s", calls);
-  pending_cb (NULL, CUDA_SUCCESS, pending_data);
-  pending_cb = NULL;
-  check (1, "a stream callback that runs after teardown finds its server");
+  check (ending_launches () == 0,
+	 "the kernel's end, told after teardown (the device was waited for),"
+	 " finds its server");
   unlink (fifo);
 
   /* Teardown while a callback does not return.  */
@@ -1055,6 +1191,24 @@ main (void)
 			   "cuMemFree;") == 0,
 	 "closing the device: host services first, then the tables: %s",
 	 calls);
+  check (events_destroyed == events_created,
+	 "every event was destroyed (%d of %d)", events_destroyed,
+	 events_created);
+  img1->host_service = false;
+  drop_image (&dev, img1);
+
+  /* Closing the device with a launch whose end is not told yet.  */
+  img1 = new_image (&dev);
+  nvptx_hs_load_image (m2, &dev, img1, 1);
+  server = nvptx_hs_kernel_begin (&dev, &img1->fns[0], (CUstream) &calls);
+  nvptx_hs_end_on_stream (server, (CUstream) &calls);
+  calls[0] = '\0';
+  nvptx_hs_close_device (&dev);
+  check (ending_launches () == 0 && events_destroyed == events_created
+	 && strcmp (calls, "cuCtxSynchronize;cuMemFree;cuMemFreeHost;"
+			   "cuMemFree;cuCtxSynchronize;") == 0,
+	 "closing the device with a kernel's end untold: told after the"
+	 " device is idle, its event destroyed: %s", calls);
   img1->host_service = false;
   drop_image (&dev, img1);
   check (host_allocs == host_frees && dev_allocs == dev_frees,

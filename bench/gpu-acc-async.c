@@ -8,9 +8,9 @@
    the ratio of the two figures (bench/gpu-check.sh) is what the bracket
    costs a queue of kernels that never call the host: goal 1.  Both
    images pay for the stream callback that libgomp itself queues after
-   each asynchronous compute construct (goacc_unmap_vars).  With HS_ACC_HOST_SERVICES
-   the image calls the host once, outside the measurement, so it has a
-   region and a server.  Prints "bench: acc async kernel N us (host
+   each asynchronous compute construct (goacc_unmap_vars).  With
+   HS_ACC_HOST_SERVICES the image calls the host once, outside the
+   measurement, so it has a region and a server.  Prints "bench: acc async kernel N us (host
    services: yes|no)".  */
 
 #include <openacc.h>

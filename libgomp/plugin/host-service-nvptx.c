@@ -683,7 +683,7 @@ struct nvptx_hs_launch
 /* Launches on a stream whose end is not known yet, in the order their
    events were recorded (ENDING, with ENDING_TAIL its last link); and
    records of ended ones whose event is kept for a later launch of the
-   same device (SPARE).  Under ENDING_LOCK (but NENDING, below), which is held only for calls
+   same device (SPARE).  Under ENDING_LOCK, which is held only for calls
    that neither block nor wait for the device (cuEventRecord,
    cuEventQuery, cuEventCreate, and the ends, which do not block).
 
@@ -702,6 +702,10 @@ struct nvptx_hs_launch
      - a call that a kernel abandoned midway stays in its port until
        then, and a FIRST request on that port starts a new call anyway
        (host-service.h), so no later kernel can continue it;
+     - the second, non-blocking open of the program's stdout or stderr
+       that the poller writes pipes through (host-service-fd.c) stays
+       open until then too: a reader of that pipe sees its end only after
+       the program's next launch, wait or teardown;
      - the per-thread state table starts a new epoch only when no kernel
        of its image may run (nvptx_tls_kernel_begin): a late end only
        means that one launch does not start one;
@@ -711,12 +715,12 @@ struct nvptx_hs_launch
 
 static pthread_mutex_t nvptx_hs_ending_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct nvptx_hs_launch *nvptx_hs_ending;
-/* How many are on ENDING: changed under the lock, read without it
-   (atomically) to skip a reap when there is nothing to reap; a stale
-   count only delays an end.  */
-static unsigned nvptx_hs_nending;
 static struct nvptx_hs_launch **nvptx_hs_ending_tail = &nvptx_hs_ending;
 static struct nvptx_hs_launch *nvptx_hs_spare;
+/* How many launches are on ENDING: changed under ENDING_LOCK, read
+   without it (atomically) to skip a reap when there is nothing to reap;
+   a stale count only delays an end.  */
+static unsigned nvptx_hs_nending;
 
 /* Tell the server and the table of LAUNCH that its kernel has ended.
    Neither blocks nor calls CUDA.  */
@@ -734,22 +738,25 @@ nvptx_hs_tell_end (struct nvptx_hs_launch *launch)
 
 /* At most this many streams are remembered as still busy during one
    reap; with more, the launches of the others are each queried.  */
-#define NVPTX_HS_BUSY_STREAMS 8
+#define NVPTX_HS_BUSY_STREAMS 32
 
 /* End every launch on DEV whose event has completed: all of them when
    ALL (the caller has waited for the device to be idle).  Launches on
    one stream end in the order they were queued, so once one of a
    stream's is found still running, the later ones on that stream are
-   not queried.  An event that reports an error belongs to a context
-   that can run nothing more: its launch has ended too.  The caller has
-   DEV's context current, or holds no kernel of DEV.  */
+   not queried.  Only an event that says so has completed: one that
+   reports an error (a context that can run nothing more, or a handle
+   that is not of the current context) leaves its launch for teardown,
+   which ends every launch.  The ends are told after the lock is given
+   back (the last reference to a server frees it, which closes the
+   descriptors the device left open).  */
 
 static void
 nvptx_hs_reap_1 (struct ptx_device *dev, bool all)
 {
   CUstream busy[NVPTX_HS_BUSY_STREAMS];
   unsigned nbusy = 0, i;
-  struct nvptx_hs_launch **link, *l;
+  struct nvptx_hs_launch **link, *l, *ended = NULL, *last = NULL;
 
   pthread_mutex_lock (&nvptx_hs_ending_lock);
   link = &nvptx_hs_ending;
@@ -759,7 +766,7 @@ nvptx_hs_reap_1 (struct ptx_device *dev, bool all)
       for (i = 0; !running && !all && i < nbusy; i++)
 	running = busy[i] == l->stream;
       if (!running && !all
-	  && CUDA_CALL_NOCHECK (cuEventQuery, l->ev) == CUDA_ERROR_NOT_READY)
+	  && CUDA_CALL_NOCHECK (cuEventQuery, l->ev) != CUDA_SUCCESS)
 	{
 	  running = true;
 	  if (nbusy < NVPTX_HS_BUSY_STREAMS)
@@ -773,11 +780,20 @@ nvptx_hs_reap_1 (struct ptx_device *dev, bool all)
       *link = l->next;
       __atomic_store_n (&nvptx_hs_nending, nvptx_hs_nending - 1,
 			__ATOMIC_RELAXED);
-      nvptx_hs_tell_end (l);
-      l->next = nvptx_hs_spare;
-      nvptx_hs_spare = l;
+      l->next = ended;
+      ended = l;
+      if (last == NULL)
+	last = l;
     }
   nvptx_hs_ending_tail = link;
+  pthread_mutex_unlock (&nvptx_hs_ending_lock);
+  if (ended == NULL)
+    return;
+  for (l = ended; l != NULL; l = l->next)
+    nvptx_hs_tell_end (l);
+  pthread_mutex_lock (&nvptx_hs_ending_lock);
+  last->next = nvptx_hs_spare;
+  nvptx_hs_spare = ended;
   pthread_mutex_unlock (&nvptx_hs_ending_lock);
 }
 
@@ -865,8 +881,8 @@ nvptx_hs_reap_device (struct ptx_device *dev)
 /* Kernel FN is about to run on DEV, launched on STREAM: returns what to
    pass to nvptx_hs_kernel_end or nvptx_hs_end_on_stream, or NULL
    (nothing to tell) if FN's image uses neither host services nor
-   per-thread state.  First ends the launches that have ended: the
-   table's epoch depends on them.  */
+   per-thread state.  First, whatever FN's image, ends the launches of
+   DEV that have ended: the table's epoch depends on them.  */
 
 static inline struct nvptx_hs_launch *
 nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
@@ -882,11 +898,11 @@ nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
     GOMP_PLUGIN_fatal ("cannot launch a kernel on device %d from a host"
 		       " service callback: the device is waiting for the"
 		       " callback", dev->ord);
+  nvptx_hs_reap (dev);
   if (fn->host_service && hs != NULL && hs->server != NULL)
     server = hs->server;
   if (server == NULL && fn->host_tls == NULL)
     return NULL;
-  nvptx_hs_reap (dev);
   launch = GOMP_PLUGIN_malloc_cleared (sizeof *launch);
   launch->server = server;
   launch->tls = fn->host_tls;
@@ -898,15 +914,21 @@ nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
   return launch;
 }
 
-/* The kernel of LAUNCH has ended.  Neither blocks nor calls CUDA.  */
+/* The kernel of LAUNCH has ended: the caller has waited for its stream
+   or its context, and has the context current.  So has any kernel
+   launched on that stream before it, or on any stream of that context:
+   their ends are told too.  */
 
 static inline void
 nvptx_hs_kernel_end (struct nvptx_hs_launch *launch)
 {
+  struct ptx_device *dev;
   if (launch == NULL)
     return;
+  dev = launch->dev;
   nvptx_hs_tell_end (launch);
   free (launch);
+  nvptx_hs_reap (dev);
 }
 
 /* For a launch on STREAM (OpenACC, async or not): end the kernel once an
@@ -968,6 +990,8 @@ nvptx_hs_end_on_stream (struct nvptx_hs_launch *launch, CUstream stream)
 static void
 nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
 {
+  bool waited = image->host_service || image->host_tls != NULL;
+
   if (image->host_service)
     {
       pthread_mutex_lock (&nvptx_hs_lock);
@@ -980,9 +1004,10 @@ nvptx_hs_unload_image (struct ptx_device *dev, struct ptx_image_data *image)
     nvptx_tls_unload (dev, image->host_tls);
   image->host_tls = NULL;
   /* Tell the ends that the waiting above made known (each is queried:
-     kernels of other images may still run).  */
-  if (__atomic_load_n (&nvptx_hs_nending, __ATOMIC_RELAXED) != 0
-      && nvptx_hs_push_context (dev))
+     kernels of other images may still run).  Without the context
+     nothing is told: closing the device tells every end.  */
+  if (waited && __atomic_load_n (&nvptx_hs_nending, __ATOMIC_RELAXED) != 0
+      && CUDA_CALL_NOCHECK (cuCtxPushCurrent, dev->ctx) == CUDA_SUCCESS)
     {
       nvptx_hs_reap_1 (dev, false);
       nvptx_hs_pop_context ();

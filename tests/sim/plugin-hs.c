@@ -301,6 +301,7 @@ struct fake_event
 };
 static struct fake_event fake_events[MAX_EVENTS];
 static int events_created, events_destroyed, fail_event_create;
+static int fail_event_query;
 static int event_records[MAX_STREAMS], events_done[MAX_STREAMS];
 static int event_queries, stream_syncs;
 static struct
@@ -426,6 +427,8 @@ static CUresult
 fake_cuEventQuery (CUevent ev)
 {
   event_queries++;
+  if (fail_event_query)
+    return 400;			/* CUDA_ERROR_INVALID_HANDLE.  */
   return ev->nth <= events_done[stream_id (ev->stream)]
 	 ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
@@ -817,7 +820,7 @@ main (void)
   int64_t args[4] = { 0 };
   double t0;
   bool ok;
-  int made;
+  int made, destroyed;
 
   setenv ("GOMP_HOST_SERVICES", "all", 1);
   setenv ("GOMP_HOST_SERVICES_PORTS", "4", 1);
@@ -1039,12 +1042,21 @@ main (void)
 	   ending_launches ());
     stream_finish (s1);
     l = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s1);
-    check (ending_launches () == 0 && events_created - made <= 6,
+    check (ending_launches () == 0,
 	   "and the other's at the next launch");
     nvptx_hs_end_on_stream (l, s1);
-    check (events_created - made <= 6 && ending_launches () == 1,
-	   "events are reused: %d made for 7 launches",
-	   events_created - made);
+    check (events_created - made == 5 && ending_launches () == 1,
+	   "events are reused: %d made for 7 launches (6 at once, the first"
+	   " on the one kept)", events_created - made);
+    fail_event_query = 1;
+    stream_finish (s1);
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 1,
+	   "an event that reports an error is not taken for a completed one:"
+	   " its kernel may still run");
+    fail_event_query = 0;
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 0, "once it completes, the end is told");
     fail_event_create = 1;
     while (ending_launches () > 0)
       {
@@ -1056,12 +1068,58 @@ main (void)
 	l = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s2);
 	nvptx_hs_end_on_stream (l, s2);
       }
-    check (ending_launches () == 6 && stream_syncs == 1,
-	   "with no event to be had, the launch waits for its stream instead"
-	   " (%d waits, %d ending)", stream_syncs, ending_launches ());
+    check (ending_launches () == 0 && stream_syncs == 1,
+	   "with no event to be had, the seventh launch waits for its stream"
+	   " instead, and so the ends of the six before it on that stream are"
+	   " told too (%d waits, %d ending)", stream_syncs, ending_launches ());
     fail_event_create = 0;
     stream_finish (s2);
     nvptx_hs_reap (&dev);
+  }
+
+  /* Two devices: each one's ends are its own.  */
+  {
+    struct ptx_device dev2 = { 1, 4, 2048, NULL, NULL, &device_ctx, 0 };
+    CUstream s1 = (CUstream) &s1;
+    struct nvptx_hs_launch *l;
+    int i;
+    for (i = 0; i < 4; i++)
+      {
+	l = GOMP_PLUGIN_malloc_cleared (sizeof *l);
+	l->dev = i % 2 ? &dev2 : &dev;
+	nvptx_hs_end_on_stream (l, s1);
+      }
+    server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s1);
+    nvptx_hs_end_on_stream (server, s1);
+    stream_finish (s1);
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 2 && nvptx_hs_ending->dev == &dev2
+	   && nvptx_hs_ending->next->dev == &dev2,
+	   "a reap for one device tells only that device's ends, among"
+	   " another's");
+    server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s1);
+    nvptx_hs_end_on_stream (server, s1);
+    destroyed = events_destroyed;
+    nvptx_hs_reap_device (&dev2);
+    check (ending_launches () == 1 && nvptx_hs_ending->dev == &dev
+	   && events_destroyed - destroyed == 2,
+	   "closing the other device tells its ends and destroys its two"
+	   " events, and leaves this one's (%d destroyed)",
+	   events_destroyed - destroyed);
+    stream_finish (s1);
+    nvptx_hs_reap (&dev);
+    check (ending_launches () == 0 && nvptx_hs_ending_tail == &nvptx_hs_ending,
+	   "the list is empty and whole again");
+    {
+      struct targ_fn_descriptor plain = { NULL, &launch_main, false, NULL };
+      server = nvptx_hs_kernel_begin (&dev, &img2->fns[0], s1);
+      nvptx_hs_end_on_stream (server, s1);
+      stream_finish (s1);
+      check (nvptx_hs_kernel_begin (&dev, &plain, s1) == NULL
+	     && ending_launches () == 0,
+	     "a launch of a kernel of an image without host services tells"
+	     " the ends too");
+    }
   }
 
   drop_image (&dev, img2);

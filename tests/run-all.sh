@@ -20,7 +20,9 @@
 # comparison out), UPSTREAM14_SAMPLE (step 4's, default 8), UPSTREAM_JOBS,
 # CHECK_JOBS (how many jobs of steps 1, 2 and 4's DejaGnu run at a time),
 # GOMP_PTXAS_MEMO (where the PTX checks keep ptxas's output; default:
-# ptxas-memo in the build cache; empty: nowhere),
+# ptxas-memo in the build cache; empty: nowhere), MODEL_MEMO (where the
+# spin models that passed are remembered; default: model-memo in the
+# build cache; empty: nowhere),
 # UPSTREAM_STOCK_CACHE (where steps 3 and 4 keep Debian's side of their
 # comparisons, tests/upstream/stock-cache.sh; default: upstream-stock in
 # the build cache; "no" runs it every time), GCC14_ONLY.
@@ -78,6 +80,22 @@ if test -n "$GOMP_PTXAS_MEMO"; then
   echo "[check] ptxas results kept in $GOMP_PTXAS_MEMO ($(ls "$GOMP_PTXAS_MEMO" | wc -l) modules)"
 fi
 export GOMP_PTXAS_MEMO
+# The spin models (tests/models/run-models.sh) that passed are
+# remembered in the build cache by everything their result depends on:
+# an unchanged model is not checked again.  Pruned as the ptxas memory.
+model_memo_default=$hs_cache/model-memo
+test "${GOMP_HS_BUILD_CACHES:-yes}" = no && model_memo_default=
+MODEL_MEMO=${MODEL_MEMO-$model_memo_default}
+if test -n "$MODEL_MEMO" && mkdir -p "$MODEL_MEMO" \
+   && MODEL_MEMO=$(cd "$MODEL_MEMO" && pwd -P); then
+  find "$MODEL_MEMO" -maxdepth 1 -type f -regextype posix-extended \
+    -regex '.*/[0-9a-f]{32}' -mtime +14 -delete 2> /dev/null
+  find "$MODEL_MEMO" -maxdepth 1 -type f -regextype posix-extended \
+    -regex '.*/\.[0-9a-f]{32}\.[A-Za-z0-9]{6}' -mmin +60 -delete 2> /dev/null
+else
+  MODEL_MEMO=
+fi
+export MODEL_MEMO
 mkdir -p "$work/jobs"
 slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
 spinning="hs-sim.sh gcc14-host.sh hs-process.sh soak.sh"

@@ -14,7 +14,13 @@
 #
 # Usage: run-models.sh [-w WORKDIR] [MODEL.pml...]
 # Environment: SPIN (default spin), CC (default cc), MODEL_TIMEOUT
-# (seconds per model, default 300).
+# (seconds per model, default 300), MODEL_MEMO (a directory: a model
+# that passed is remembered there, keyed by everything its result
+# depends on -- its text, the .pmlh files beside it, its directives,
+# spin's and the compiler's versions, the timeout and this script -- and
+# a later run with the same key prints its PASS line again, marked
+# "verified before", without checking it again; a failure is never
+# remembered).
 here=$(cd "$(dirname "$0")" && pwd)
 work=
 if test "$1" = -w; then
@@ -30,6 +36,28 @@ if ! command -v "$spin" > /dev/null 2>&1; then
   exit 2
 fi
 test $# -gt 0 || set -- "$here"/*.pml
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+if test -n "$MODEL_MEMO" && ! mkdir -p "$MODEL_MEMO" 2> /dev/null; then
+  echo "run-models: cannot create MODEL_MEMO $MODEL_MEMO: remembering nothing" >&2
+  MODEL_MEMO=
+fi
+if test -n "$MODEL_MEMO"; then
+  tools=$("$spin" -V 2>&1; "$cc" --version 2>&1 | head -n 1)
+fi
+
+# The memory's key for model $1 (with directives $2 and $3): 32 hex
+# digits, or nothing when it cannot be made.
+memo_key ()
+{
+  {
+    printf 'model %s\ncc %s\nrun %s\nlimit %s\ntools %s\n' \
+      "$(basename "$1")" "$2" "$3" "$limit" "$tools"
+    cat "$1" "$self"
+    for h in "$(dirname "$1")"/*.pmlh; do
+      test -f "$h" && { echo "$(basename "$h")"; cat "$h"; }
+    done
+  } | sha256sum 2> /dev/null | cut -c1-32 | grep -E '^[0-9a-f]{32}$'
+}
 
 # The flags of directive KIND ("cc" or "run") in the first 10 lines of
 # model $1, or nothing.
@@ -49,6 +77,20 @@ for m in "$@"; do
   runflags=$(directive "$m" run)
   test -n "$ccflags" || ccflags="-O2 -DSAFETY"
   test -n "$runflags" || runflags="-m1000000"
+  case $name in
+    neg-*) line="PASS: model $name (counterexample found, as it must be)" ;;
+    *) line="PASS: model $name" ;;
+  esac
+  key=
+  test -n "$MODEL_MEMO" && key=$(memo_key "$m" "$ccflags" "$runflags")
+  # A hit is an entry that holds exactly the line this model's pass
+  # prints.
+  if test -n "$key" && test "$(cat "$MODEL_MEMO/$key" 2> /dev/null)" = "$line"
+  then
+    touch -c "$MODEL_MEMO/$key"
+    echo "$line (verified before: same model, tools and script)"
+    continue
+  fi
   # spin runs cpp on the model: the includes are found beside it.
   cp "$m" "$d/model.pml"
   for h in "$(dirname "$m")"/*.pmlh; do
@@ -84,10 +126,10 @@ for m in "$@"; do
     fi
   fi
   if test -z "$why"; then
-    case $name in
-      neg-*) echo "PASS: model $name (counterexample found, as it must be)" ;;
-      *) echo "PASS: model $name" ;;
-    esac
+    echo "$line"
+    if test -n "$key" && tmp=$(mktemp "$MODEL_MEMO/.$key.XXXXXX" 2> /dev/null); then
+      echo "$line" > "$tmp" && mv -f "$tmp" "$MODEL_MEMO/$key" || rm -f "$tmp"
+    fi
   else
     failed=$((failed + 1))
     echo "FAIL: model $name ($why; logs in $d)"

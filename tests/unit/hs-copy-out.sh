@@ -16,9 +16,9 @@ run ()
   name=$1
   shift
   # shellcheck disable=SC2086
-  if ! "$cc" -g -Wall -Wextra -Werror -pthread $incs "$@" \
-       -o "$work/copy-out-$name" "$TOP/tests/sim/copy-out.c" $hs_srcs \
-       > "$work/build-$name.log" 2>&1; then
+  if ! sh "$TOP/tests/sim/harness-cc.sh" "$cc" "$work/copy-out-$name" \
+       -g -Wall -Wextra -Werror -pthread $incs "$@" \
+       "$TOP/tests/sim/copy-out.c" $hs_srcs > "$work/build-$name.log" 2>&1; then
     echo "FAIL: copy-out[$name] does not build"
     cat "$work/build-$name.log"
     return

@@ -26,8 +26,9 @@ incs="-I$TOP/tests/sim -I$TOP/libgomp/server-lib -I$TOP/libgomp -idirafter $GCC_
 build ()
 {
   # shellcheck disable=SC2086
-  if ! "$cc" -O2 -g -Wall -Wextra -Werror -pthread $incs -o "$work/$1" "$2" \
-       $hs_srcs -ldl > "$work/build-$1.log" 2>&1; then
+  if ! sh "$TOP/tests/sim/harness-cc.sh" "$cc" "$work/$1" -O2 -g -Wall \
+       -Wextra -Werror -pthread $incs "$2" $hs_srcs -ldl \
+       > "$work/build-$1.log" 2>&1; then
     echo "FAIL: hs-process: $1 does not build"
     cat "$work/build-$1.log"
     return 1

@@ -17,9 +17,9 @@ run ()
   name=$1
   shift
   # shellcheck disable=SC2086
-  if ! "$cc" -g -Wall -Wextra -Werror -pthread $incs "$@" \
-       -o "$work/sandbox-$name" "$TOP/tests/sim/sandbox.c" $hs_srcs -ldl \
-       > "$work/build-$name.log" 2>&1; then
+  if ! sh "$TOP/tests/sim/harness-cc.sh" "$cc" "$work/sandbox-$name" \
+       -g -Wall -Wextra -Werror -pthread $incs "$@" \
+       "$TOP/tests/sim/sandbox.c" $hs_srcs -ldl > "$work/build-$name.log" 2>&1; then
     echo "FAIL: sandbox[$name] does not build"
     cat "$work/build-$name.log"
     return

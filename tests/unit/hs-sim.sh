@@ -29,8 +29,9 @@ run ()
     done
   fi
   # shellcheck disable=SC2086
-  if ! "$cc" -g -O1 -Wall -Wextra -Werror -pthread $incs "$@" \
-       -o "$work/hs-sim-$name" $srcs > "$work/build-$name.log" 2>&1; then
+  if ! sh "$TOP/tests/sim/harness-cc.sh" "$cc" "$work/hs-sim-$name" \
+       -g -O1 -Wall -Wextra -Werror -pthread $incs "$@" $srcs \
+       > "$work/build-$name.log" 2>&1; then
     echo "FAIL: sim[$name] does not build"
     cat "$work/build-$name.log"
     return

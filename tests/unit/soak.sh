@@ -8,9 +8,9 @@ work=$WORK/soak
 rm -rf "$work"
 mkdir -p "$work/tmp"
 # shellcheck disable=SC2046
-if ! "$cc" -O2 -g -Wall -Wextra -Werror -pthread -I"$TOP/tests/sim" \
-     -I"$TOP/libgomp/server-lib" -I"$TOP/libgomp" -idirafter "$GCC_SRC/libgomp" \
-     -o "$work/hs-soak" "$TOP/tests/soak/hs-soak.c" \
+if ! sh "$TOP/tests/sim/harness-cc.sh" "$cc" "$work/hs-soak" -O2 -g -Wall \
+     -Wextra -Werror -pthread -I"$TOP/tests/sim" -I"$TOP/libgomp/server-lib" \
+     -I"$TOP/libgomp" -idirafter "$GCC_SRC/libgomp" "$TOP/tests/soak/hs-soak.c" \
      $("$TOP/build-aux/hs-server-sources.sh" "$TOP") > "$work/build.log" 2>&1; then
   echo "FAIL: soak does not build"
   cat "$work/build.log"

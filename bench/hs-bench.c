@@ -32,7 +32,9 @@
 	       time while the only client sleeps), in percent of a core;
    write to a pipe  64-byte writes, as printf makes them, to a FIFO
 	       whose reader drains it, against the same writes to a
-	       regular file;
+	       regular file; and the baseline, the same writes made by
+	       the host itself (write (2)) in the same run: what the pipe
+	       costs anyway (the reader's wake-ups);
    slow file system  whether calls on one port are served, promptly,
 	       while a read of a file on a slow file system waits on
 	       another (the stand-in of tests/sim/slow-fs.h).
@@ -380,6 +382,25 @@ small_writes_ns (struct sim *s, int64_t fd, int n)
   return (sim_now () - t0) / n * 1e9;
 }
 
+/* The same, written by the host itself on FD.  */
+
+static double
+host_writes_ns (int fd, int n)
+{
+  unsigned char b[64];
+  int i;
+  double t0;
+  memset (b, 'x', sizeof b);
+  for (i = 0; i < n / 10; i++)
+    if (write (fd, b, sizeof b) != (ssize_t) sizeof b)
+      return 0;
+  t0 = sim_now ();
+  for (i = 0; i < n; i++)
+    if (write (fd, b, sizeof b) != (ssize_t) sizeof b)
+      return 0;
+  return (sim_now () - t0) / n * 1e9;
+}
+
 static void
 pipe_writes (void)
 {
@@ -387,9 +408,9 @@ pipe_writes (void)
   char dir[] = "/tmp/hs-bench-XXXXXX", fifo[64], file[64];
   int32_t err;
   int64_t ffd, pfd;
-  int rfd;
+  int rfd, hfd, hpfd;
   pthread_t t;
-  double file_ns, pipe_ns;
+  double file_ns, pipe_ns, host_file_ns, host_pipe_ns;
   if (mkdtemp (dir) == NULL)
     return;
   snprintf (fifo, sizeof fifo, "%s/fifo", dir);
@@ -402,19 +423,27 @@ pipe_writes (void)
 		  strlen (fifo) + 1, NULL, 0, NULL, &err);
   ffd = sim_call (&s, GOMP_HS_OP_OPEN, O_WRONLY | O_CREAT | O_TRUNC, 0600, 0,
 		  file, strlen (file) + 1, NULL, 0, NULL, &err);
+  hfd = open (file, O_WRONLY | O_APPEND);
+  hpfd = open (fifo, O_WRONLY);
   pthread_create (&t, NULL, drain_fn, &rfd);
   /* Five of each, alternately: the medians.  */
   {
-    double f[5], p[5];
+    double f[5], p[5], hf[5], hp[5];
     int i;
     for (i = 0; i < 5; i++)
       {
 	f[i] = small_writes_ns (&s, ffd, 10000);
 	p[i] = small_writes_ns (&s, pfd, 10000);
+	hf[i] = host_writes_ns (hfd, 10000);
+	hp[i] = host_writes_ns (hpfd, 10000);
       }
     file_ns = median5 (f);
     pipe_ns = median5 (p);
+    host_file_ns = median5 (hf);
+    host_pipe_ns = median5 (hp);
   }
+  close (hfd);
+  close (hpfd);
   sim_call (&s, GOMP_HS_OP_CLOSE, pfd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   sim_call (&s, GOMP_HS_OP_CLOSE, ffd, 0, 0, NULL, 0, NULL, 0, NULL, &err);
   pthread_join (t, NULL);
@@ -425,6 +454,11 @@ pipe_writes (void)
   rmdir (dir);
   printf ("write to a pipe: %.0f ns (%.2f x regular file, %.0f ns)\n",
 	  pipe_ns, pipe_ns / file_ns, file_ns);
+  if (host_file_ns > 0 && host_pipe_ns > 0)
+    printf ("write to a pipe, by the host itself: %.0f ns (%.2f x regular"
+	    " file, %.0f ns; through the port: +%.0f ns to a pipe, +%.0f ns"
+	    " to a file)\n", host_pipe_ns, host_pipe_ns / host_file_ns,
+	    host_file_ns, pipe_ns - host_pipe_ns, file_ns - host_file_ns);
 }
 
 /* A read of a file on a slow file system (slow-fs.h) waits SLOW_MS on

@@ -915,9 +915,9 @@ nvptx_hs_kernel_begin (struct ptx_device *dev, struct targ_fn_descriptor *fn,
 }
 
 /* The kernel of LAUNCH has ended: the caller has waited for its stream
-   or its context, and has the context current.  So has any kernel
-   launched on that stream before it, or on any stream of that context:
-   their ends are told too.  */
+   or its context, and has the context current.  So have the kernels
+   queued before it on that stream (after a wait for the context: on
+   every stream): the reap tells their ends too.  */
 
 static inline void
 nvptx_hs_kernel_end (struct nvptx_hs_launch *launch)

@@ -58,44 +58,39 @@ njobs=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
 hs_cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 stock_cache=${UPSTREAM_STOCK_CACHE:-$hs_cache/upstream-stock}
 case $njobs in ''|*[!0-9]*|0) njobs=1 ;; esac
+# memo_dir VAR NAME SUFFIX: the directory of a memory of results, VAR
+# (by default NAME in the build cache; none with GOMP_HS_BUILD_CACHES=no
+# or when VAR is set empty), made absolute (the jobs run in directories
+# of their own) and exported; empty when it cannot be made.  Only the
+# memory's own files are pruned: KEY (32 hex digits) and SUFFIX, unused
+# for 14 days, and .KEY.XXXXXX, a write left for an hour.
+memo_dir ()
+{
+  md_dir=$hs_cache/$2
+  test "${GOMP_HS_BUILD_CACHES:-yes}" = no && md_dir=
+  eval "md_dir=\${$1-\$md_dir}"
+  if test -n "$md_dir" && mkdir -p "$md_dir" \
+     && md_dir=$(cd "$md_dir" && pwd -P); then
+    find "$md_dir" -maxdepth 1 -type f -regextype posix-extended \
+      -regex ".*/[0-9a-f]{32}$3" -mtime +14 -delete 2> /dev/null
+    find "$md_dir" -maxdepth 1 -type f -regextype posix-extended \
+      -regex '.*/\.[0-9a-f]{32}\.[A-Za-z0-9]{6}' -mmin +60 -delete 2> /dev/null
+  else
+    md_dir=
+  fi
+  eval "$1=\$md_dir"
+  export "$1"
+}
 # The PTX checks (tests/ptx-link-check.sh) keep ptxas's output by module
 # in the build cache: the device libraries' modules are the same in every
-# test program, and were nine tenths of the DejaGnu suites' time.  An
-# entry unused for 14 days goes.  GOMP_PTXAS_MEMO= (empty) keeps none,
-# as GOMP_HS_BUILD_CACHES=no does by default.
-memo_default=$hs_cache/ptxas-memo
-test "${GOMP_HS_BUILD_CACHES:-yes}" = no && memo_default=
-GOMP_PTXAS_MEMO=${GOMP_PTXAS_MEMO-$memo_default}
-if test -n "$GOMP_PTXAS_MEMO"; then
-  # Absolute: the jobs run in directories of their own.
-  mkdir -p "$GOMP_PTXAS_MEMO" && GOMP_PTXAS_MEMO=$(cd "$GOMP_PTXAS_MEMO" && pwd -P) \
-    || GOMP_PTXAS_MEMO=
-fi
-if test -n "$GOMP_PTXAS_MEMO"; then
-  # Only the memory's own files: KEY.cubin, and .KEY.XXXXXX being written.
-  find "$GOMP_PTXAS_MEMO" -maxdepth 1 -type f -regextype posix-extended \
-    -regex '.*/[0-9a-f]{32}\.cubin' -mtime +14 -delete 2> /dev/null
-  find "$GOMP_PTXAS_MEMO" -maxdepth 1 -type f -regextype posix-extended \
-    -regex '.*/\.[0-9a-f]{32}\.[A-Za-z0-9]{6}' -mmin +60 -delete 2> /dev/null
-  echo "[check] ptxas results kept in $GOMP_PTXAS_MEMO ($(ls "$GOMP_PTXAS_MEMO" | wc -l) modules)"
-fi
-export GOMP_PTXAS_MEMO
+# test program, and were nine tenths of the DejaGnu suites' time.
+memo_dir GOMP_PTXAS_MEMO ptxas-memo '\.cubin'
+test -n "$GOMP_PTXAS_MEMO" \
+  && echo "[check] ptxas results kept in $GOMP_PTXAS_MEMO ($(ls "$GOMP_PTXAS_MEMO" | wc -l) modules)"
 # The spin models (tests/models/run-models.sh) that passed are
-# remembered in the build cache by everything their result depends on:
-# an unchanged model is not checked again.  Pruned as the ptxas memory.
-model_memo_default=$hs_cache/model-memo
-test "${GOMP_HS_BUILD_CACHES:-yes}" = no && model_memo_default=
-MODEL_MEMO=${MODEL_MEMO-$model_memo_default}
-if test -n "$MODEL_MEMO" && mkdir -p "$MODEL_MEMO" \
-   && MODEL_MEMO=$(cd "$MODEL_MEMO" && pwd -P); then
-  find "$MODEL_MEMO" -maxdepth 1 -type f -regextype posix-extended \
-    -regex '.*/[0-9a-f]{32}' -mtime +14 -delete 2> /dev/null
-  find "$MODEL_MEMO" -maxdepth 1 -type f -regextype posix-extended \
-    -regex '.*/\.[0-9a-f]{32}\.[A-Za-z0-9]{6}' -mmin +60 -delete 2> /dev/null
-else
-  MODEL_MEMO=
-fi
-export MODEL_MEMO
+# remembered by everything their result depends on: an unchanged model
+# is not checked again.
+memo_dir MODEL_MEMO model-memo ''
 mkdir -p "$work/jobs"
 slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
 spinning="hs-sim.sh gcc14-host.sh hs-process.sh soak.sh"

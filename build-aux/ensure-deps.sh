@@ -15,9 +15,12 @@ PKGS="gcc-12 g++ gcc-12-source newlib-source gcc-12-offload-nvptx nvptx-tools
  gfortran-12 dejagnu autoconf automake make patch xz-utils flex bison
  libgmp-dev libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo spin ccache
  debootstrap"
+# debian-archive-keyring: Debian's archive keys, which the fetch of trixie's
+# sources names (Ubuntu's apt does not trust them otherwise).
 PKGS14="gcc-14 g++-14 gcc-14-offload-nvptx nvptx-tools gfortran-14 dejagnu
  autoconf automake make patch xz-utils flex bison libgmp-dev libmpfr-dev
- libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap ccache"
+ libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap ccache
+ debian-archive-keyring"
 os_id= os_ver=
 if test -r /etc/os-release; then
   os_id=$(. /etc/os-release && echo "$ID")

@@ -18,7 +18,12 @@ mirror=${GOMP_HS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 apt=$work/trixie-apt
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
-echo "deb $mirror $suite main" > "$apt/sources.list"
+# Debian's archive keys, named outright: Debian's apt trusts them anyway,
+# Ubuntu's only this way (its package debian-archive-keyring).
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+signed=
+test -f "$keyring" && signed="[signed-by=$keyring] "
+echo "deb $signed$mirror $suite main" > "$apt/sources.list"
 opts="-o Dir::Etc::SourceList=$apt/sources.list -o Dir::Etc::SourceParts=/nonexistent
  -o Dir::State::Lists=$apt/lists -o Dir::Cache=$apt/cache
  -o APT::Sandbox::User=root"

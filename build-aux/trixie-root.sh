@@ -11,9 +11,20 @@
 # GOMP_HS_TRIXIE_EXTRA: more packages for the root (a root of its own,
 # keyed by their names too): tests/native-debian13.sh's build tools.
 #
+# GOMP_HS_GCC14_ROOT=noble: an Ubuntu 24.04 root instead, with Ubuntu's own
+# compilers (build-aux/ubuntu-root.sh, which takes GOMP_HS_TRIXIE_EXTRA's
+# packages too), so that every test run in this root runs against the
+# compilers Ubuntu's users have (make check-ubuntu2404).
+#
 # Usage: trixie-root.sh WORKDIR
 # Prints the root's path on the last line.
 set -e
+case ${GOMP_HS_GCC14_ROOT:-trixie} in
+  trixie) ;;
+  noble) GOMP_HS_UBUNTU_EXTRA=${GOMP_HS_UBUNTU_EXTRA-$GOMP_HS_TRIXIE_EXTRA} \
+	   exec "$(dirname "$0")/ubuntu-root.sh" "$@" ;;
+  *) echo "[trixie-root] GOMP_HS_GCC14_ROOT=$GOMP_HS_GCC14_ROOT: trixie or noble" >&2; exit 1 ;;
+esac
 work=$1
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 suite=${GOMP_HS_TRIXIE_SUITE:-trixie}

@@ -17,8 +17,9 @@
 # Environment: PTXAS, NVLINK (outside the root; inside it the directory
 # of the program PTXAS really runs is bound at /opt/gomp-hs-cuda/bin),
 # PTX_EXTRACT (the tests/ptx-extract.c helper; --dejagnu only),
-# UPSTREAM_SAMPLE, UPSTREAM_TESTS, UPSTREAM_JOBS and UPSTREAM_STOCK_CACHE
-# (bound in the root at its own path) as for run-upstream.sh,
+# UPSTREAM_SAMPLE, UPSTREAM_TESTS, UPSTREAM_JOBS, UPSTREAM_STOCK_CACHE and
+# UPSTREAM_COMPILE_MEMO (each directory bound in the root at its own path)
+# as for run-upstream.sh,
 # GOMP_PTXAS_MEMO (--dejagnu; bound in the root at its own path) as for
 # tests/ptx-link-check.sh.
 # Output: PASS:/FAIL:/UNSUPPORTED: lines, each with "gcc14: dejagnu: " or
@@ -75,7 +76,7 @@ echo "[gcc14] $what in the trixie root $(basename "$root")"
 # PTXAS really runs (build-aux/real-program.sh: links and wrapper scripts
 # followed) is bound at /opt/gomp-hs-cuda/bin (build-aux/in-trixie-root.sh);
 # nvlink is taken when it is in the same directory.
-cuda_bin= ptxas_in= nvlink_in= cache_bind= memo_bind=
+cuda_bin= ptxas_in= nvlink_in= cache_bind= memo_bind= compile_bind=
 case $PTXAS in
   /*) if real=$("$top"/build-aux/real-program.sh "$PTXAS"); then
 	cuda_bin=$(dirname "$real")
@@ -94,6 +95,7 @@ in_root ()  # DIR COMMAND
   CUDA_BIN=${cuda_bin:-/nonexistent} "$top"/build-aux/in-trixie-root.sh "$root" \
     "$top" "$w" "$stage14" ${PTX_EXTRACT:+"$(dirname "$PTX_EXTRACT")"} \
     ${cache_bind:+"$cache_bind"} ${memo_bind:+"$memo_bind"} \
+    ${compile_bind:+"$compile_bind"} \
     -- sh -c "cd $d && $*"
 }
 
@@ -153,9 +155,14 @@ if test -n "$do_upstream"; then
   stock_cache=${UPSTREAM_STOCK_CACHE:-no}
   test "$stock_cache" = no || mkdir -p "$stock_cache" || stock_cache=no
   test "$stock_cache" = no || cache_bind=$stock_cache
+  # So is the memory of our side's compiles (tests/compile-memo.sh).
+  compile_memo=${UPSTREAM_COMPILE_MEMO:-no}
+  test "$compile_memo" = no || mkdir -p "$compile_memo" || compile_memo=no
+  test "$compile_memo" = no || compile_memo=$(cd "$compile_memo" && pwd -P) || compile_memo=no
+  test "$compile_memo" = no || compile_bind=$compile_memo
   env=$(q UPSTREAM_SAMPLE "${UPSTREAM_SAMPLE:-1}"; q UPSTREAM_TESTS "$UPSTREAM_TESTS"
 	q UPSTREAM_JOBS "${UPSTREAM_JOBS:-1}"; q UPSTREAM_PTX_ISA "$UPSTREAM_PTX_ISA"
-	q UPSTREAM_STOCK_CACHE "$stock_cache")
+	q UPSTREAM_STOCK_CACHE "$stock_cache"; q UPSTREAM_COMPILE_MEMO "$compile_memo")
   start=$(date +%s)
   in_root "$w" "env $env sh $top/tests/upstream/run-upstream.sh $top $gcc_src \
     $stage14 $w/upstream" > "$w/upstream.log" 2>&1

@@ -22,7 +22,9 @@
 # GOMP_PTXAS_MEMO (where the PTX checks keep ptxas's output; default:
 # ptxas-memo in the build cache; empty: nowhere), MODEL_MEMO (where the
 # spin models that passed are remembered; default: model-memo in the
-# build cache; empty: nowhere),
+# build cache; empty: nowhere), UPSTREAM_COMPILE_MEMO (where steps 3 and
+# 4 keep what our side's compiles made, tests/compile-memo.sh; default:
+# compile-memo in the build cache; empty: nowhere),
 # UPSTREAM_STOCK_CACHE (where steps 3 and 4 keep Debian's side of their
 # comparisons, tests/upstream/stock-cache.sh; default: upstream-stock in
 # the build cache; "no" runs it every time), GCC14_ONLY.
@@ -91,6 +93,11 @@ test -n "$GOMP_PTXAS_MEMO" \
 # remembered by everything their result depends on: an unchanged model
 # is not checked again.
 memo_dir MODEL_MEMO model-memo ''
+# The upstream comparisons' compiles with our drivers are kept by
+# command and inputs (tests/compile-memo.sh): the programs still run
+# against this build's runtime, but are compiled again only when a
+# compiler, a device library, a header or libgomp.so.1's interface changed.
+memo_dir UPSTREAM_COMPILE_MEMO compile-memo '\.tar\.gz'
 mkdir -p "$work/jobs"
 slow="hs-sim.sh gcc14-host.sh gcc14-flavour.sh hs-process.sh fuzz.sh models.sh"
 spinning="hs-sim.sh gcc14-host.sh hs-process.sh soak.sh"

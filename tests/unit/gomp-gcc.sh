@@ -91,6 +91,63 @@ else
   pass "offloading executable has no DT_TEXTREL"
 fi
 
+# 5a. A host part built with -fcf-protection (Ubuntu's default, hardened
+#     builds' flag) offloads: Debian's driver alone refuses the link,
+#     since the option reaches the nvptx compiler.
+ver=$(cat "$stage/libexec/gomp-hs/gcc-version" 2>/dev/null) || ver=12
+if "$stage/bin/gomp-gcc" -fopenmp -fcf-protection=full t.c -o t-cf > cf.txt 2>&1 \
+   && objdump -d --disassemble=main t-cf | grep -A 1 '<main>:' | grep -q endbr64 \
+   && ./t-cf | grep -q '^n=42$'; then
+  pass "-fcf-protection=full: builds and runs, the host part protected (main starts with endbr64)"
+else
+  fail "-fcf-protection=full: $(grep -m 1 error cf.txt)"
+fi
+if "gcc-$ver" -fopenmp -foffload-options=-misa=sm_80 -fcf-protection=full t.c \
+     -o t-cf-plain > cf-plain.txt 2>&1; then
+  fail "negative case: gcc-$ver -fcf-protection=full offloads without gomp-gcc"
+elif grep -q "fcf-protection=full.*not supported for this target" cf-plain.txt; then
+  pass "negative case: gcc-$ver alone refuses -fcf-protection=full for nvptx"
+else
+  fail "negative case: gcc-$ver failed otherwise: $(grep -m 1 error cf-plain.txt)"
+fi
+
+# 5b. A compiler that protects the stack by default (as Ubuntu's gcc-N
+#     does: here gcc-N -fstack-protector-strong) builds a target region
+#     whose buffer the protector would guard; alone it fails, on the
+#     guard that GCC's nvptx code reads without declaring it.
+cat > ssp.c <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+int
+main (void)
+{
+  int n = 0;
+#pragma omp target map(from: n)
+  {
+    char buf[64];
+    snprintf (buf, sizeof buf, "%d", 42);
+    n = atoi (buf);
+  }
+  printf ("n=%d\n", n);
+  return n != 42;
+}
+SRC
+printf '#!/bin/sh\nexec gcc-%s -fstack-protector-strong "$@"\n' "$ver" > ssp-cc
+chmod +x ssp-cc
+if GOMP_GCC_CC=$work/ssp-cc "$stage/bin/gomp-gcc" -O2 -fopenmp ssp.c -o t-ssp > ssp.txt 2>&1 \
+   && ./t-ssp | grep -q '^n=42$'; then
+  pass "a compiler that protects the stack by default: builds and runs"
+else
+  fail "a compiler that protects the stack by default: $(grep -m 1 -E 'error|unresolved' ssp.txt)"
+fi
+if ./ssp-cc -O2 -fopenmp -foffload-options=-misa=sm_80 ssp.c -o t-ssp-plain > ssp-plain.txt 2>&1; then
+  fail "negative case: gcc-$ver -fstack-protector-strong offloads the buffer without gomp-gcc"
+elif grep -q '__stack_chk_' ssp-plain.txt; then
+  pass "negative case: gcc-$ver -fstack-protector-strong alone fails on __stack_chk_"
+else
+  fail "negative case: gcc-$ver -fstack-protector-strong failed otherwise: $(grep -m 1 error ssp-plain.txt)"
+fi
+
 # 6. The ISA probe, against fake ptxas programs that accept some ISAs,
 #    each only with the PTX version it needs (as ptxas does for a module
 #    with code), in a fake install tree whose "host compiler" records its

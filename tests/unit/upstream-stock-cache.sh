@@ -50,6 +50,11 @@ cp -r "$old/stock" "$old/broken"
 echo "ERROR: tcl error sourcing c.exp." > "$old/broken/runtest.out"
 check "a run with a runtest ERROR is not kept" \
   '! sh "$sc" store "$work/cache" kbroken "$old/broken" "$work/ts" && ! test -e "$work/cache/kbroken"'
+# A runtest stopped by a signal writes a summary of the tests it ran.
+cp -r "$old/stock" "$old/stopped"
+echo "got a SIGTERM signal, interrupted by user " > "$old/stopped/runtest.out"
+check "a run that a signal stopped is not kept" \
+  '! sh "$sc" store "$work/cache" kstopped "$old/stopped" "$work/ts" && ! test -e "$work/cache/kstopped"'
 mkdir -p "$old/empty"; cp "$old/stock/runtest.out" "$old/stock/seconds" "$old/empty/"
 echo "Running $work/ts/libgomp.c/c.exp ..." > "$old/empty/libgomp.sum"
 check "a run without results is not kept" \

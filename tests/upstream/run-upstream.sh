@@ -18,7 +18,12 @@
 #   UPSTREAM_JOBS    2: run the two sides side by side (default 1: one after
 #                    the other, so that each side's time is its own)
 #   UPSTREAM_PTX_ISA -misa for offloaded code on both sides (default sm_80:
-#                    GCC 12's default sm_30 fails CUDA 13's ptxas)
+#                    GCC 12's default sm_30 fails CUDA 13's ptxas).  Both
+#                    sides also get -fno-stack-protector and, for the
+#                    offloaded code, -fcf-protection=none, as gomp-gcc
+#                    passes them: Ubuntu's gcc-14 enables both by default,
+#                    and then links no offloading program; elsewhere they
+#                    are the default.
 #   UPSTREAM_STOCK_PRUNE 0: leave Debian's side as it is; 1 (default): take
 #                    out of its messages the two linker warnings that Debian
 #                    12's non-PIC crtoffloadtable.o causes in every
@@ -30,6 +35,14 @@
 #                    inputs takes its results from there, and with
 #                    UPSTREAM_JOBS=2 runs ours in two halves side by side
 #                    instead.  Unset (default) or "no": both sides run
+#   UPSTREAM_COMPILE_MEMO a directory: our side's compiles go through
+#                    tests/compile-memo.sh, which keeps what each command
+#                    made there and makes it again for the same command
+#                    with the same inputs (the stage's compilers, device
+#                    libraries and headers; libgomp.so.1's interface, not
+#                    its code); the test programs still run, against
+#                    this build's runtime.  Unset (default) or "no": every
+#                    compile runs
 #   RUNTEST, STOCK_CC, STOCK_CXX, STOCK_FC (default gcc-N, g++-N, gfortran-N)
 # Output: PASS:/FAIL:/UNSUPPORTED: lines (one FAIL line per regression) and,
 # last, "upstream: N results, P pass with Debian's, Q pass with ours,
@@ -131,6 +144,9 @@ else
   set --
 fi
 
+# The options both sides' tests get (UPSTREAM_PTX_ISA above).
+side_opts="-foffload-options=nvptx-none=-misa=$isa -foffload-options=nvptx-none=-fcf-protection=none -fno-stack-protector"
+
 # Each side's objdir: a site.exp naming the compilers under test, and the
 # libgomp-test-support.exp that GCC's configure would have written.  No
 # blddir: libgomp.exp then runs in installed-compiler mode (no -B into a
@@ -160,7 +176,7 @@ set cuda_driver_lib ""
 set hsa_runtime_lib ""
 set offload_plugins "nvptx"
 set offload_targets "nvptx-none"
-set offload_additional_options "-foffload-options=nvptx-none=-misa=$isa"
+set offload_additional_options "$side_opts"
 set offload_additional_lib_paths ""
 EOF
 }
@@ -176,15 +192,44 @@ if test "${UPSTREAM_STOCK_PRUNE:-1}" = 1; then
   stock_under_test=$work/bin/stock-cc
 fi
 setup_side "$work/stock" "$stock_under_test" "$stock_cxx" "$stock_fc"
-setup_side "$work/ours" "$stage/bin/gomp-gcc" "$stage/bin/gomp-g++" \
-  "$stage/bin/gomp-gfortran"
+# Our side's drivers: the stage's, or each through the compile memory.
+ours_cc=$stage/bin/gomp-gcc ours_cxx=$stage/bin/gomp-g++
+ours_fc=$stage/bin/gomp-gfortran
+compile_memo=${UPSTREAM_COMPILE_MEMO:-no}
+if test "$compile_memo" != no; then
+  if mkdir -p "$compile_memo" \
+     && COMPILE_MEMO_DIGEST=$(sh "$top/tests/compile-memo.sh" --digest "$stage" \
+			      "$ts" "$gcc_src/include" "$gcc_src"/libgomp/*.h); then
+    COMPILE_MEMO=$(cd "$compile_memo" && pwd -P)
+    COMPILE_MEMO_IGNORE="libgomp.log libgomp.sum runtest.out"
+    COMPILE_MEMO_STATS=$work/compile-memo.txt
+    : > "$COMPILE_MEMO_STATS"
+    export COMPILE_MEMO COMPILE_MEMO_DIGEST COMPILE_MEMO_IGNORE COMPILE_MEMO_STATS
+    mkdir -p "$work/bin"
+    for d in gomp-gcc gomp-g++ gomp-gfortran; do
+      printf '#!/bin/sh\nexec sh %s %s "$@"\n' "$top/tests/compile-memo.sh" \
+	"$stage/bin/$d" > "$work/bin/memo-$d" && chmod +x "$work/bin/memo-$d" \
+	|| fatal "cannot write $work/bin/memo-$d"
+    done
+    ours_cc=$work/bin/memo-gomp-gcc ours_cxx=$work/bin/memo-gomp-g++
+    ours_fc=$work/bin/memo-gomp-gfortran
+  else
+    echo "[upstream] no compile memory (compile-memo.sh --digest failed): every compile runs"
+    compile_memo=no
+  fi
+fi
+setup_side "$work/ours" "$ours_cc" "$ours_cxx" "$ours_fc"
 
 run_side ()
 {
   side=$1
   shift
   start=$(date +%s)
-  (cd "$work/$side" && "$runtest" --tool libgomp --srcdir "$ts" "$@") \
+  # runtest's process id names its effective-target probes (NAME<pid>.c):
+  # the compile memory takes it for a token (tests/compile-memo.sh).
+  (cd "$work/$side" \
+   && sh -c 'COMPILE_MEMO_TOKEN=$$; export COMPILE_MEMO_TOKEN; exec "$@"' sh \
+	"$runtest" --tool libgomp --srcdir "$ts" "$@") \
     > "$work/$side/runtest.out" 2>&1
   echo $(( $(date +%s) - start )) > "$work/$side/seconds"
 }
@@ -197,8 +242,7 @@ run_ours_halves ()
   start=$(date +%s)
   for h in 1 2; do
     mkdir -p "$work/ours-$h"
-    setup_side "$work/ours-$h" "$stage/bin/gomp-gcc" "$stage/bin/gomp-g++" \
-      "$stage/bin/gomp-gfortran"
+    setup_side "$work/ours-$h" "$ours_cc" "$ours_cxx" "$ours_fc"
     awk -v h=$h 'NR % 2 == h % 2' "$work/run.txt" > "$work/ours-$h/run.txt"
     (set --
      exp_args "$work/ours-$h/run.txt" > "$work/ours-$h/args.txt"
@@ -254,6 +298,10 @@ if test -n "$stock_key" && test -z "$stock_cached"; then
     && echo "[upstream] Debian's side kept for the next run: $stock_cache/$stock_key"
 fi
 t_stock=$(cat "$work/stock/seconds")
+memo_counts=
+if test "$compile_memo" != no; then
+  memo_counts="$(grep -c -x hit "$COMPILE_MEMO_STATS") from the memory, $(grep -c -x kept "$COMPILE_MEMO_STATS") run and kept, $(grep -c -x ran "$COMPILE_MEMO_STATS") run"
+fi
 t_ours=$(cat "$work/ours/seconds")
 
 status=0
@@ -289,7 +337,8 @@ probe_side ()
     bad "$side: no LD_LIBRARY_PATH in the harness's log"
     return
   fi
-  if ! (cd "$dir" && $cc -fopenmp "-foffload-options=nvptx-none=-misa=$isa" \
+  # shellcheck disable=SC2086
+  if ! (cd "$dir" && $cc -fopenmp $side_opts \
 	  -o which-libgomp.exe "$here/which-libgomp.c") > "$dir/which-libgomp.out" 2>&1; then
     bad "$side: which-libgomp.c does not build: $(head -n 3 "$dir/which-libgomp.out")"
     return
@@ -347,6 +396,7 @@ fi
   echo "ours: $stage/bin/gomp-gcc $(grep -c -E '^[A-Z]+: ' "$work/ours/libgomp.sum" 2>/dev/null) results in $t_ours s${halves:+ (two halves side by side)}"
   test -n "$stock_cached" && echo "(Debian's side from the cache: $stock_cache/$stock_key)"
   test "$jobs" -ge 2 && test -z "$stock_cached" && echo "(the two sides ran side by side)"
+  test -n "$memo_counts" && echo "ours: compiles $memo_counts ($COMPILE_MEMO)"
   test -f "$work/stock/pruned-links.txt" \
     && echo "Debian's side: the crtoffloadtable.o text-relocation warnings pruned from $(wc -l < "$work/stock/pruned-links.txt") links (tests/upstream/stock-cc.sh)"
   for side in stock ours; do
@@ -356,6 +406,6 @@ fi
   done
   cat "$work/compare.txt"
 } > "$work/summary.txt"
-echo "[upstream] Debian's side ${t_stock} s, ours ${t_ours} s; summary: $work/summary.txt"
+echo "[upstream] Debian's side ${t_stock} s, ours ${t_ours} s${memo_counts:+ (compiles: $memo_counts)}; summary: $work/summary.txt"
 tail -n 1 "$work/compare.txt"
 exit $status

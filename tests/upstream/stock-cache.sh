@@ -20,7 +20,7 @@
 #       is none
 #   stock-cache.sh store CACHE KEY DIR TESTSUITE
 #       keep DIR's run, if it is whole (a libgomp.sum with results, no
-#       ERROR from runtest)
+#       ERROR from runtest, no signal that stopped it)
 # The entry is CACHE/KEY: libgomp.sum, libgomp.log,
 # runtest.out, seconds, pruned-links.txt and paths (the work directory
 # and testsuite it was made in).
@@ -96,6 +96,8 @@ case $1 in
     entry=$cache/$key
     grep -q -E '^(PASS|XFAIL): ' "$dir/libgomp.sum" 2> /dev/null || exit 1
     ! grep -q '^ERROR: ' "$dir/runtest.out" || exit 1
+    # A runtest stopped by a signal still writes a summary of what it ran.
+    ! grep -q '^got a [A-Z]* signal' "$dir/runtest.out" || exit 1
     mkdir -p "$cache" || exit 1
     tmp=$(mktemp -d "$cache/.$key.XXXXXX") || exit 1
     touch "$dir/pruned-links.txt"

@@ -2,7 +2,8 @@
 # An Ubuntu 24.04 (noble) root with Ubuntu's own GCC 14 offloading
 # compilers (gcc-14, g++-14, gfortran-14, gcc-14-offload-nvptx,
 # nvptx-tools) and DejaGnu, for testing the GCC 14 flavour where Ubuntu's
-# users build it (tests/native-debian13.sh, GOMP_HS_NATIVE=ubuntu2404).
+# users build it (build-aux/trixie-root.sh with GOMP_HS_GCC14_ROOT=noble,
+# tests/ubuntu2404.sh).
 # Made with debootstrap (minbase, main and universe, noble-updates and
 # noble-security added) and cached, keyed by the versions of those
 # packages in noble's index, read with an apt configuration of our own

@@ -55,8 +55,9 @@
 #   COMPILE_MEMO_TOKEN  digits that the names in a command may hold and
 #                       that differ from run to run: runtest's process id,
 #                       in the names of DejaGnu's effective-target probes
-#                       (NAME<pid>.c, NAME<pid>.exe).  It stands as @T@ in
-#                       the key, in the names of the files kept and in the
+#                       (NAME<pid>.c, NAME<pid>.exe).  Where a name ends in
+#                       it (a non-digit, the token, a dot; 3 digits or more)
+#                       it stands as @T@ in the key, in the names of the files kept and in the
 #                       messages kept; not in the files' contents (a probe's
 #                       program names its old source: no probe looks).
 #   COMPILE_MEMO_STATS  a file: a line "hit", "kept" or "ran" is added to
@@ -67,9 +68,14 @@ self=$0
 
 hash_stdin () { sha256sum | cut -d ' ' -f 1; }
 
-# The dynamic interface of the shared object $1, one item a line.
+# The dynamic interface of the shared object $1, one item a line; a
+# file that is not ELF (a linker script) by its contents.
 so_interface ()
 {
+  if ! readelf -h "$1" > /dev/null 2>&1; then
+    cat "$1"
+    return
+  fi
   readelf -W --dyn-syms "$1" | awk '
     NF >= 8 && $1 ~ /^[0-9]+:$/ && $7 != "UND" {
       print $4, $5, $6, ($4 == "OBJECT" || $4 == "TLS") ? $3 : "-", $8 }' \
@@ -113,7 +119,8 @@ if test "$1" = --digest; then
       fi
     done
     dpkg-query -W -f '${Package}:${Architecture} ${Version} ${db:Status-Abbrev}\n' | sort
-    for t in "gcc-$ver" "x86_64-linux-gnu-accel-nvptx-none-gcc-$ver" nvptx-none-as ptxas; do
+    for t in "gcc-$ver" "g++-$ver" "gfortran-$ver" \
+	     "x86_64-linux-gnu-accel-nvptx-none-gcc-$ver" nvptx-none-as ptxas; do
       echo "T $t $(command -v "$t")"
     done
     command -v ptxas > /dev/null 2>&1 && ptxas --version 2>&1
@@ -124,8 +131,11 @@ fi
 test $# -ge 1 || { echo "usage: compile-memo.sh DRIVER ARG..." >&2; exit 2; }
 # The token, and its stand-in: with no token, @T@ stands for itself.
 token=$COMPILE_MEMO_TOKEN
-case $token in ''|*[!0-9]*) token=@T@ ;; esac
-stat_line () { test -n "$COMPILE_MEMO_STATS" && echo "$1" >> "$COMPILE_MEMO_STATS"; }
+case $token in ''|*[!0-9]*|?|??) token=@T@ ;; esac
+# Only where a name ends in it, before its extension: NAME<pid>.c.
+to_t="s/\([^0-9]\)$token\./\1@T@./g"
+from_t="s/@T@\./$token./g"
+stat_line () { test -z "$COMPILE_MEMO_STATS" || echo "$1" >> "$COMPILE_MEMO_STATS" || :; }
 memo=$COMPILE_MEMO
 test -n "$memo" && test -n "$COMPILE_MEMO_DIGEST" && test -d "$memo" \
   || { stat_line ran; exec "$@"; }
@@ -160,8 +170,8 @@ key=$({
   echo "digest $COMPILE_MEMO_DIGEST"
   echo "cwd $(pwd -P)"
   echo "driver $driver"
-  env | grep -E '^(PATH|LD_[A-Z_]*|LC_[A-Z]*|LANG|LANGUAGE|GCC_[A-Z_]*|COLLECT_[A-Z_]*|GOMP_GCC_[A-Z_]*|COMPILER_PATH|LIBRARY_PATH|CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH|DEPENDENCIES_OUTPUT|SUNPRO_DEPENDENCIES|SOURCE_DATE_EPOCH|COLUMNS|TERM)=' | sort
-  printf 'arg %s\0' "$@" | sed "s/$token/@T@/g"
+  env | grep -E '^(PATH|LD_[A-Z_]*|LC_[A-Z]*|LANG|LANGUAGE|GCC_[A-Z_]*|COLLECT_[A-Z_]*|GOMP_GCC_[A-Z_]*|GOMP_GXX_CXX|GOMP_GFORTRAN_FC|COMPILER_PATH|LIBRARY_PATH|CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH|DEPENDENCIES_OUTPUT|SUNPRO_DEPENDENCIES|SOURCE_DATE_EPOCH|COLUMNS|TERM)=' | sort
+  printf 'arg %s\0' "$@" | sed "$to_t"
   echo
   # Fortran modules here are read by name, not named in the command.
   for m in *.mod *.smod; do
@@ -180,9 +190,9 @@ entry=$memo/$key.tar.gz
 # A hit: the files first, so that a broken entry (then removed) leaves
 # nothing printed and the command runs as if there were none.
 if test -f "$entry" \
-   && tar -xzmf "$entry" --exclude=.compile-memo --transform "s/@T@/$token/g" 2> /dev/null; then
-  tar -xzOf "$entry" .compile-memo/stdout | sed "s/@T@/$token/g"
-  tar -xzOf "$entry" .compile-memo/stderr | sed "s/@T@/$token/g" >&2
+   && tar -xzmf "$entry" --exclude=.compile-memo --transform "$from_t" 2> /dev/null; then
+  tar -xzOf "$entry" .compile-memo/stdout | sed "$from_t"
+  tar -xzOf "$entry" .compile-memo/stderr | sed "$from_t" >&2
   touch "$entry" 2> /dev/null
   stat_line hit
   exit 0
@@ -224,8 +234,8 @@ if test -n "$out"; then
 fi
 if test $keep = yes; then
   part=$(mktemp "$memo/.$key.XXXXXX" 2> /dev/null) \
-    && sed -i "s/$token/@T@/g" "$tmp/.compile-memo/stdout" "$tmp/.compile-memo/stderr" \
-    && tar -czf "$part" --transform "s/$token/@T@/g" -C "$tmp" .compile-memo \
+    && sed -i "$to_t" "$tmp/.compile-memo/stdout" "$tmp/.compile-memo/stderr" \
+    && tar -czf "$part" --transform "$to_t" -C "$tmp" .compile-memo \
 	   -C "$PWD" --verbatim-files-from -T "$tmp/made" 2> /dev/null \
     && chmod 644 "$part" && mv -f "$part" "$entry" && stat_line kept && exit 0
   test -n "$part" && rm -f "$part"

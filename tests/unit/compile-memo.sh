@@ -146,6 +146,12 @@ test "$(runs)" = $((n + 1)) && test -f "$w/a/probe222.exe" \
   && pass "a probe named for another runtest's pid is the same command, its names and messages made for this one" \
   || fail "token: runs $(runs), $(cat "$w/20.out"; ls "$w/a")"
 n=$(runs)
+COMPILE_MEMO_TOKEN=222 cc a 20b.out t.c -DL=222 -o t222x.exe
+COMPILE_MEMO_TOKEN=444 cc a 20c.out t.c -DL=444 -o t222x.exe
+test "$(runs)" = $((n + 2)) && grep -q -- '-DL=444' "$w/a/t222x.exe" \
+  && pass "the token counts only where a name ends in it: an option that holds it is another command" \
+  || fail "token elsewhere: runs $(runs)"
+n=$(runs)
 echo 'int q;' > "$w/a/probe333.c"
 COMPILE_MEMO_TOKEN=333 cc a 21.out probe333.c -o probe333.exe
 test "$(runs)" = $((n + 1)) && pass "but not with other contents" || fail "token, other contents: runs $(runs)"

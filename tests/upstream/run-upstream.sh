@@ -199,7 +199,10 @@ compile_memo=${UPSTREAM_COMPILE_MEMO:-no}
 if test "$compile_memo" != no; then
   if mkdir -p "$compile_memo" \
      && COMPILE_MEMO_DIGEST=$(sh "$top/tests/compile-memo.sh" --digest "$stage" \
-			      "$ts" "$gcc_src/include" "$gcc_src"/libgomp/*.h); then
+			      "$ts" "$gcc_src/include" "$gcc_src"/libgomp/*.h \
+			      "$gcc_src/gcc/testsuite/c-c++-common/goacc" \
+			      "$gcc_src/gcc/testsuite/g++.dg/goacc" \
+			      "$gcc_src/gcc/testsuite/gfortran.dg/goacc"); then
     COMPILE_MEMO=$(cd "$compile_memo" && pwd -P)
     COMPILE_MEMO_IGNORE="libgomp.log libgomp.sum runtest.out"
     COMPILE_MEMO_STATS=$work/compile-memo.txt
@@ -207,7 +210,7 @@ if test "$compile_memo" != no; then
     export COMPILE_MEMO COMPILE_MEMO_DIGEST COMPILE_MEMO_IGNORE COMPILE_MEMO_STATS
     mkdir -p "$work/bin"
     for d in gomp-gcc gomp-g++ gomp-gfortran; do
-      printf '#!/bin/sh\nexec sh %s %s "$@"\n' "$top/tests/compile-memo.sh" \
+      printf "#!/bin/sh\nexec sh '%s' '%s' \"\$@\"\n" "$top/tests/compile-memo.sh" \
 	"$stage/bin/$d" > "$work/bin/memo-$d" && chmod +x "$work/bin/memo-$d" \
 	|| fatal "cannot write $work/bin/memo-$d"
     done

@@ -142,8 +142,9 @@ test -n "$memo" && test -n "$COMPILE_MEMO_DIGEST" && test -d "$memo" \
 driver=$1
 shift
 
-# The -o output, whether the command names a file and reads no stdin.
-out= prev= files= plain=
+# The -o output, whether the command reads no stdin, and the contents of
+# the files it names (but the output), for the key: none, and it just runs.
+out= prev= sums= plain=
 for a in "$@"; do
   if test "$prev" = -o; then
     out=$a
@@ -153,7 +154,8 @@ for a in "$@"; do
       -o*) out=${a#-o} ;;
       -) plain=1 ;;
       *gomp-hs-server*) plain=1 ;;
-      *) test -f "$a" && files=1 ;;
+      *) test -f "$a" && sums="${sums}file $(hash_stdin < "$a")
+" ;;
     esac
   fi
   prev=$a
@@ -164,7 +166,7 @@ if test -n "$out"; then
 	 test "$d" = "$(pwd -P)" || plain=1 ;;
   esac
 fi
-test -n "$files" && test -z "$plain" || { stat_line ran; exec "$driver" "$@"; }
+test -n "$sums" && test -z "$plain" || { stat_line ran; exec "$driver" "$@"; }
 
 key=$({
   echo "digest $COMPILE_MEMO_DIGEST"
@@ -177,13 +179,7 @@ key=$({
   for m in *.mod *.smod; do
     test -f "$m" && echo "module $m $(hash_stdin < "$m")"
   done
-  prev=
-  for a in "$@"; do
-    if test "$prev" != -o && test -f "$a"; then
-      case $a in -o*) ;; *) echo "file $(hash_stdin < "$a")" ;; esac
-    fi
-    prev=$a
-  done
+  printf '%s' "$sums"
 } | hash_stdin | cut -c 1-32)
 entry=$memo/$key.tar.gz
 

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The GCC 14 flavour against Ubuntu 24.04's own compilers (gcc-14
 # 14.2.0-4ubuntu2~24.04.1 on 2026-12-07, as Ubuntu's users have them),
-# in an Ubuntu noble root (build-aux/ubuntu-root.sh): the tests that make check runs against Debian 13's, with
-# GOMP_HS_GCC14_ROOT=noble:
+# in an Ubuntu noble root (build-aux/ubuntu-root.sh): the tests that make
+# check runs against Debian 13's, with GOMP_HS_GCC14_ROOT=noble:
 #   - tests/unit/gcc14-flavour.sh: C, C++ and Fortran target regions built
 #     by gomp-gcc, gomp-g++ and gomp-gfortran with this flavour's device
 #     runtime (PTX checked with ptxas and nvlink, open and write the

@@ -30,7 +30,7 @@
 #   Runs DRIVER ARG... in the current directory, or, when the memory holds
 #   a command with the same key, prints its standard output and error and
 #   puts its files back (their times now) without running it.  The key:
-#   COMPILE_MEMO_DIGEST, the current directory, DRIVER, each ARG, the
+#   COMPILE_MEMO_DIGEST, the current directory (or COMPILE_MEMO_CWD), DRIVER, each ARG, the
 #   contents of each ARG that names an existing regular file (but the -o
 #   output) and of each Fortran module (*.mod, *.smod) in the current
 #   directory, and the environment variables a driver reads (PATH, LD_*,
@@ -52,6 +52,11 @@
 #   COMPILE_MEMO_IGNORE names of files in the current directory that the
 #                       harness itself writes while a compile runs
 #                       (runtest's libgomp.log, ...): never a result.
+#   COMPILE_MEMO_CWD    the name the current directory has in the key:
+#                       a harness that runs the same commands in one
+#                       directory or, split, in several (run-upstream.sh's
+#                       ours/ or ours-1/ and ours-2/) names them all the
+#                       same.  Unset or empty: the directory's own path.
 #   COMPILE_MEMO_TOKEN  digits that the names in a command may hold and
 #                       that differ from run to run: runtest's process id,
 #                       in the names of DejaGnu's effective-target probes
@@ -170,7 +175,7 @@ test -n "$sums" && test -z "$plain" || { stat_line ran; exec "$driver" "$@"; }
 
 key=$({
   echo "digest $COMPILE_MEMO_DIGEST"
-  echo "cwd $(pwd -P)"
+  echo "cwd ${COMPILE_MEMO_CWD:-$(pwd -P)}"
   echo "driver $driver"
   env | grep -E '^(PATH|LD_[A-Z_]*|LC_[A-Z]*|LANG|LANGUAGE|GCC_[A-Z_]*|COLLECT_[A-Z_]*|GOMP_GCC_[A-Z_]*|GOMP_GXX_CXX|GOMP_GFORTRAN_FC|COMPILER_PATH|LIBRARY_PATH|CPATH|C_INCLUDE_PATH|CPLUS_INCLUDE_PATH|DEPENDENCIES_OUTPUT|SUNPRO_DEPENDENCIES|SOURCE_DATE_EPOCH|COLUMNS|TERM)=' | sort
   printf 'arg %s\0' "$@" | sed "$to_t"
@@ -193,7 +198,9 @@ if test -f "$entry" \
   stat_line hit
   exit 0
 fi
-rm -f "$entry"
+# Not put back: a broken entry goes; one that could not be put back here
+# (a full disk, a file in the way) stays for the next command.
+test -f "$entry" && ! tar -tzf "$entry" > /dev/null 2>&1 && rm -f "$entry"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/compile-memo-XXXXXX") || { stat_line ran; exec "$driver" "$@"; }
 trap 'rm -rf "$tmp"' 0

@@ -75,6 +75,18 @@ test "$(runs)" = $((n + 2)) && pass "another option runs it" || fail "another op
 cp "$w/a/t.c" "$w/b/t.c"
 cc b 5.out t.c -O1 -o ./t.exe
 test "$(runs)" = $((n + 3)) && pass "another directory runs it" || fail "another directory: runs $(runs)"
+# A harness's split directories, named alike: one command.
+mkdir -p "$w/h1" "$w/h2" "$w/h3"
+for d in h1 h2 h3; do cp "$w/a/t.c" "$w/$d/t.c"; done
+COMPILE_MEMO_CWD=$w/h cc h1 5a.out t.c -O1 -o ./t.exe
+COMPILE_MEMO_CWD=$w/h cc h2 5b.out t.c -O1 -o ./t.exe
+r2=$(runs)
+COMPILE_MEMO_CWD=$w/hh cc h3 5c.out t.c -O1 -o ./t.exe
+test $r2 = $((n + 4)) && test "$(runs)" = $((n + 5)) && cmp -s "$w/h1/t.exe" "$w/h2/t.exe" \
+  && cmp -s "$w/5a.out" "$w/5b.out" \
+  && pass "directories given one name (COMPILE_MEMO_CWD) are one; another name runs it" \
+  || fail "COMPILE_MEMO_CWD: runs $(runs), expected $((n + 5))"
+n=$((n + 2))
 COMPILE_MEMO_DIGEST=d2 cc a 6.out t.c -O1 -o ./t.exe
 test "$(runs)" = $((n + 4)) && pass "another digest (stage, packages, testsuite) runs it" \
   || fail "another digest: runs $(runs)"
@@ -167,6 +179,17 @@ test "$(runs)" = $((n + 2)) && test "$(grep -c '^warning: in t.c$' "$w/23.out")"
   && cc a 24.out t.c -O3 -g -o tg.exe && test "$(runs)" = $((n + 2)) \
   && pass "a broken entry runs the command (messages once) and is kept again" \
   || fail "broken entry: runs $(runs), $(cat "$w/23.out")"
+
+# An entry that cannot be put back here (a directory in the way of one
+# of its files) is not broken: it stays.
+cc a 24a.out t.c -O3 -DW -o tw.exe
+e=$(ls -t "$w"/memo/*.tar.gz | head -n 1)
+rm -f "$w/a/tw.exe.dump"; mkdir "$w/a/tw.exe.dump"; : > "$w/a/tw.exe.dump/x"
+FAKE_STATUS=1 cc a 24b.out t.c -O3 -DW -o tw.exe
+rm -rf "$w/a/tw.exe.dump"
+test $st = 1 && test -f "$e" && tar -tzf "$e" > /dev/null 2>&1 \
+  && pass "an entry that could not be put back here stays" \
+  || fail "entry in the way: status $st, $(ls "$w/memo" | wc -l) entries"
 
 # Without a memory or a digest the driver just runs.
 n=$(runs)

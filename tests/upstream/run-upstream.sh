@@ -229,8 +229,11 @@ run_side ()
   shift
   start=$(date +%s)
   # runtest's process id names its effective-target probes (NAME<pid>.c):
-  # the compile memory takes it for a token (tests/compile-memo.sh).
+  # the compile memory takes it for a token (tests/compile-memo.sh).  Ours
+  # runs whole in ours/ or in halves in ours-1/ and ours-2/ (once Debian's
+  # side is cached): the memory knows all three as ours/.
   (cd "$work/$side" \
+   && COMPILE_MEMO_CWD=$work/${side%-[12]} && export COMPILE_MEMO_CWD \
    && sh -c 'COMPILE_MEMO_TOKEN=$$; export COMPILE_MEMO_TOKEN; exec "$@"' sh \
 	"$runtest" --tool libgomp --srcdir "$ts" "$@") \
     > "$work/$side/runtest.out" 2>&1

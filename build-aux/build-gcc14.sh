@@ -15,7 +15,7 @@
 #      gcc-version says 14) and the manual.
 # tests/unit/gcc14-flavour.sh tests it against Debian 13's compilers;
 # make GCC=14 install copies the stage tree (on Debian 13, plain make and
-# make install: tests/native-debian13.sh).  Not there yet: the rest of the
+# make install: tests/native-gcc14.sh).  Not there yet: the rest of the
 # suite on this flavour.
 #
 # Usage: build-gcc14.sh TOP_SRCDIR WORKDIR

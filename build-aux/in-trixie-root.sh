@@ -17,6 +17,10 @@ if test -z "$GOMP_HS_IN_MOUNT_NS" && command -v unshare > /dev/null 2>&1 \
   GOMP_HS_IN_MOUNT_NS=1 exec unshare --mount --propagation private "$0" "$@"
 fi
 root=$1; shift
+case $root in
+  /?*) test -d "$root" || { echo "in-trixie-root: no root $root" >&2; exit 2; } ;;
+  *) echo "in-trixie-root: ROOT must be an absolute directory, not '$root'" >&2; exit 2 ;;
+esac
 dirs=
 while test $# -gt 0 && test "$1" != --; do dirs="$dirs $1"; shift; done
 test "$1" = -- || { echo "in-trixie-root: usage: ROOT DIR... -- COMMAND" >&2; exit 2; }
@@ -46,6 +50,14 @@ bind ()  # SOURCE TARGET [ro]
   test "$3" != ro || mount -o remount,bind,ro "$root$2" 2> /dev/null \
     || say "$1 is bound writable (read-only refused)"
 }
+# The root a mount point of its own, so that inside it "/" is one: a
+# command there may then make a mount namespace of its own (unshare
+# makes "/" private, which a chroot's plain directory refuses), as this
+# script does when it runs inside a root (tests/native-gcc14.sh).
+if ! mountpoint -q "$root"; then
+  mount --bind "$root" "$root" || { say "cannot bind $root at itself"; exit 1; }
+  mounted=$root
+fi
 bind /proc /proc; bind /dev /dev
 # A plain bind of /dev leaves out the mounts below it; DejaGnu's expect
 # needs the pseudo-terminals of /dev/pts to run anything.

@@ -9,22 +9,36 @@
 # new root.  Needs root (chroot).
 #
 # GOMP_HS_TRIXIE_EXTRA: more packages for the root (a root of its own,
-# keyed by their names too): tests/native-debian13.sh's build tools.
+# keyed by their names too): tests/native-gcc14.sh's build tools.
 #
 # GOMP_HS_GCC14_ROOT=noble: an Ubuntu 24.04 root instead, with Ubuntu's own
 # compilers (build-aux/ubuntu-root.sh, which takes GOMP_HS_TRIXIE_EXTRA's
 # packages too), so that every test run in this root runs against the
-# compilers Ubuntu's users have (make check-ubuntu2404).
+# compilers Ubuntu's users have (make check-ubuntu2404).  Unset, it is
+# noble on an Ubuntu 24.04 host (its make check tests against its own
+# system's compilers) and trixie elsewhere (GOMP_HS_OS_RELEASE: another
+# file than /etc/os-release to tell).
 #
 # Usage: trixie-root.sh WORKDIR
 # Prints the root's path on the last line.
+# Usage: trixie-root.sh --kind
+# Prints trixie or noble: the root it would make.
 set -e
-case ${GOMP_HS_GCC14_ROOT:-trixie} in
-  trixie) ;;
-  noble) GOMP_HS_UBUNTU_EXTRA=${GOMP_HS_UBUNTU_EXTRA-$GOMP_HS_TRIXIE_EXTRA} \
-	   exec "$(dirname "$0")/ubuntu-root.sh" "$@" ;;
-  *) echo "[trixie-root] GOMP_HS_GCC14_ROOT=$GOMP_HS_GCC14_ROOT: trixie or noble" >&2; exit 1 ;;
+kind=${GOMP_HS_GCC14_ROOT:-}
+osr=${GOMP_HS_OS_RELEASE:-/etc/os-release}
+if test -z "$kind"; then
+  kind=trixie
+  test -r "$osr" && test "$(. "$osr" && echo "$ID $VERSION_CODENAME")" = "ubuntu noble" \
+    && kind=noble
+fi
+case $kind in
+  trixie|noble) ;;
+  *) echo "[trixie-root] GOMP_HS_GCC14_ROOT=$kind: trixie or noble" >&2; exit 1 ;;
 esac
+# trixie-root.sh --kind: which root it makes here (tests/unit/gcc14-root-kind.sh).
+test "$1" = --kind && { echo "$kind"; exit 0; }
+test $kind = noble && GOMP_HS_UBUNTU_EXTRA=${GOMP_HS_UBUNTU_EXTRA-$GOMP_HS_TRIXIE_EXTRA} \
+  exec "$(dirname "$0")/ubuntu-root.sh" "$@"
 work=$1
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
 suite=${GOMP_HS_TRIXIE_SUITE:-trixie}

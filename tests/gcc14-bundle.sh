@@ -18,7 +18,7 @@ rm -rf "$dest"
 mkdir -p "$dest/lib" "$dest/tests" "$dest/src"
 work=$(dirname "$stage")/bundle-root
 root=$("$top"/build-aux/trixie-root.sh "$work" | tail -n 1)
-test -d "$root/usr/bin" || { echo "[gpu-bundle] gcc14: no trixie root" >&2; exit 1; }
+test -n "$root" && test -d "$root/usr/bin" || { echo "[gpu-bundle] gcc14: no trixie root" >&2; exit 1; }
 in_root ()
 {
   CUDA_BIN=/nonexistent "$top"/build-aux/in-trixie-root.sh "$root" "$dest" "$stage" \

@@ -66,7 +66,7 @@ fi
 mkdir -p "$w" || none FAIL "cannot create $w"
 w=$(cd "$w" && pwd)
 root=$("$top"/build-aux/trixie-root.sh "$w" 2> "$w/root.log" | tail -n 1)
-if ! test -x "$root/usr/bin/runtest"; then
+if test -z "$root" || ! test -x "$root/usr/bin/runtest"; then
   tail -n 5 "$w/root.log"
   none FAIL "no trixie root with DejaGnu ($w/root.log)"
 fi

@@ -1234,7 +1234,9 @@ fz_rm_tree_at (int dirfd, int depth)
       if (depth < 4096)
 	{
 	  int sub;
-	  fchmodat (dirfd, e->d_name, 0700, 0);
+	  /* Best effort: where it fails, openat or the unlinkat below says so.  */
+	  if (fchmodat (dirfd, e->d_name, 0700, 0) != 0)
+	    errno = 0;
 	  sub = openat (dirfd, e->d_name,
 			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	  if (sub >= 0)

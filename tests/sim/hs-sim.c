@@ -66,6 +66,18 @@ check (int ok, const char *fmt, ...)
   fflush (stdout);
 }
 
+/* A step that prepares a check: no line of its own, a failure when it
+   fails.  */
+static void
+setup (int ok, const char *what)
+{
+  if (ok)
+    return;
+  printf ("FAIL: sim setup: %s: %s\n", what, strerror (errno));
+  failures++;
+  fflush (stdout);
+}
+
 static int64_t
 sim_path (struct sim *s, uint32_t op, const char *path, int64_t a0,
 	  int64_t a1, void *out, uint64_t cap, int32_t *err)
@@ -711,7 +723,7 @@ test_security (void)
 
   /* Magic links and procfs, at every policy that opens files.  */
   host_fd = open (tmp ("host-secret.txt"), O_CREAT | O_RDWR | O_TRUNC, 0600);
-  write (host_fd, "secret", 6);
+  setup (write (host_fd, "secret", 6) == 6, "host-secret.txt");
   unlink (tmp ("host-secret.txt"));
   sim_start (&s, 2, 64, "all");
   snprintf (path, sizeof path, "/proc/self/fd/%d", host_fd);
@@ -815,15 +827,15 @@ test_security (void)
   snprintf (inside, sizeof inside, "%s/inside.txt", root);
   snprintf (outside, sizeof outside, "%s", tmp ("outside.txt"));
   host_fd = open (inside, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-  write (host_fd, "in", 2);
+  setup (write (host_fd, "in", 2) == 2, "inside.txt");
   close (host_fd);
   host_fd = open (outside, O_CREAT | O_WRONLY | O_TRUNC, 0600);
-  write (host_fd, "out", 3);
+  setup (write (host_fd, "out", 3) == 3, "outside.txt");
   close (host_fd);
   snprintf (path, sizeof path, "%s/escape", root);
-  symlink ("../outside.txt", path);
+  setup (symlink ("../outside.txt", path) == 0, "the link escape");
   snprintf (path, sizeof path, "%s/abs", root);
-  symlink (outside, path);
+  setup (symlink (outside, path) == 0, "the link abs");
   setenv ("GOMP_HOST_SERVICES_ROOT", root, 1);
   sim_start (&s, 2, 64, "all");
   if (s.server == NULL || !s.server->have_openat2)

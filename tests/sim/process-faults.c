@@ -421,7 +421,8 @@ test_orphan (void)
       close (p[0]);
       sim_start (&s, 2, 64, "all");
       pid = gomp_hs_proc_pid (s.server);
-      write (p[1], &pid, sizeof pid);
+      if (write (p[1], &pid, sizeof pid) != sizeof pid)
+	_exit (1);
       for (;;)
 	pause ();
     }

@@ -36,7 +36,7 @@ for t in newlib-threads newlib-writes; do
 done
 
 root=$("$TOP"/build-aux/trixie-root.sh "$w" 2> "$w/root.log" | tail -n 1)
-if ! test -d "$root/usr/bin"; then
+if test -z "$root" || ! test -d "$root/usr/bin"; then
   echo "FAIL: gcc14: no root with gcc-14 (build-aux/trixie-root.sh)"; cat "$w/root.log"
   exit 0
 fi

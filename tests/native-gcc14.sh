@@ -1,35 +1,43 @@
 #!/bin/sh
-# The two commands on Debian 13 itself: in a trixie root (build-aux/
-# trixie-root.sh, with the build tools besides Debian's GCC 14 compilers),
-# a copy of this tree is configured and built by plain "make" (configure
-# finds only gcc-14's offload compiler there, so the build is the GCC 14
-# flavour alone), installed with "make install prefix=DIR", and the
-# installed gomp-gcc builds a program whose target region does stdio and
-# POSIX I/O, with this flavour's runtime in its PTX and libgomp.so.1; make
-# demo and make check work there.
+# The two commands on $sys or Ubuntu 24.04 itself: in a root of that
+# system (build-aux/trixie-root.sh, which GOMP_HS_GCC14_ROOT=noble makes an
+# Ubuntu noble root; with the build tools besides the system's own GCC 14
+# compilers), a copy of this tree is configured and built by plain "make"
+# (configure finds only gcc-14's offload compiler there, so the build is
+# the GCC 14 flavour alone), installed with "make install prefix=DIR", and
+# the installed gomp-gcc builds a program whose target region does stdio
+# and POSIX I/O, with this flavour's runtime in its PTX and libgomp.so.1;
+# make demo and make check work there.
 # The caches (GOMP_HS_CACHE) are the host's, bound into the root: what the
 # host built from the same sources and recipes is used, as a second build
-# on Debian 13 would.  Not in make check (make check-debian13): a build
-# of its own.  Needs root.  Ends with "N passed, N failed".
+# on that system would.  Not in make check (make check-debian13, make
+# check-ubuntu2404-native): a build of its own.  Needs root.  Ends with
+# "N passed, N failed".
 #
-# Usage: native-debian13.sh TOP_SRCDIR WORKDIR
+# Usage: native-gcc14.sh TOP_SRCDIR WORKDIR
 top=$1
 work=$2
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
+case ${GOMP_HS_GCC14_ROOT:-trixie} in
+  noble) tag=ubuntu2404 sys="Ubuntu 24.04" ;;
+  *) tag=debian13 sys="Debian 13" ;;
+esac
 pass=0 fail=0
-passed () { echo "PASS: debian13: $*"; pass=$((pass + 1)); }
-failed () { echo "FAIL: debian13: $*"; fail=$((fail + 1)); }
+passed () { echo "PASS: $tag: $*"; pass=$((pass + 1)); }
+failed () { echo "FAIL: $tag: $*"; fail=$((fail + 1)); }
 finish () { echo "$pass passed, $fail failed"; test "$fail" -eq 0; exit; }
 
 rm -rf "$work"; mkdir -p "$work" "$cache"
-tools="dejagnu autoconf automake patch xz-utils flex bison libgmp-dev
- libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap"
+# The packages build-aux/ensure-deps.sh asks for on such a system.
+tools="dejagnu autoconf automake make patch xz-utils flex bison libgmp-dev
+ libmpfr-dev libmpc-dev libisl-dev zlib1g-dev libzstd-dev texinfo debootstrap
+ debian-archive-keyring"
 root=$(GOMP_HS_TRIXIE_EXTRA=$(echo $tools) "$top"/build-aux/trixie-root.sh \
 	 "$work" 2> "$work/root.log" | tail -n 1)
-if ! test -x "$root/usr/bin/gcc-14"; then
-  failed "no trixie root with the build tools"; cat "$work/root.log"; finish
+if test -z "$root" || ! test -x "$root/usr/bin/gcc-14"; then
+  failed "no $sys root with the build tools"; cat "$work/root.log"; finish
 fi
-passed "trixie root with gcc-14, gcc-14-offload-nvptx and the build tools"
+passed "$sys root with gcc-14, gcc-14-offload-nvptx and the build tools"
 
 # The working tree as a fresh clone would have it (tracked and new files).
 src=$work/src
@@ -39,19 +47,21 @@ mkdir -p "$src"
 test -f "$src/GNUmakefile" || { failed "copying the tree"; finish; }
 cp "$top/tests/offload/gcc14-io.c" "$work/io.c"
 
-# Inside the root, as Debian 13's root user: the host's cache at the same
-# path, HOME where the cache's default path points.
+# Inside the root, as its root user (whose PATH has the sbin
+# directories: debootstrap, chroot): the host's cache at the same path,
+# HOME where the cache's default path points.
 in_root ()
 {
   "$top"/build-aux/in-trixie-root.sh "$root" "$work" "$cache" -- \
-    env HOME=/root GOMP_HS_CACHE="$cache" sh -c "$*"
+    env HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      GOMP_HS_CACHE="$cache" sh -c "$*"
 }
 
 start=$(date +%s)
 if in_root "cd $src && make" > "$work/make.log" 2>&1; then
-  passed "make on Debian 13: the GCC 14 flavour ($(( $(date +%s) - start )) s)"
+  passed "make on $sys: the GCC 14 flavour ($(( $(date +%s) - start )) s)"
 else
-  failed "make on Debian 13: $(grep -m 1 -i -E 'error|not found' "$work/make.log" | cut -c1-200)"
+  failed "make on $sys: $(grep -m 1 -i -E 'error|not found' "$work/make.log" | cut -c1-200)"
   tail -30 "$work/make.log"
   finish
 fi
@@ -80,21 +90,21 @@ else
 fi
 # The two commands: make demo (the examples with this flavour's drivers,
 # host fallback here) and make check (the GCC 14 flavour's tests, in a
-# trixie root of their own: the cached one, when the host has it).
+# root of that system of their own: the cached one, when the host has it).
 start=$(date +%s)
 if in_root "cd $src && make demo" > "$work/demo.log" 2>&1; then
-  passed "make demo on Debian 13 ($(grep -c '^== ' "$work/demo.log") examples, $(( $(date +%s) - start )) s)"
+  passed "make demo on $sys ($(grep -c '^== ' "$work/demo.log") examples, $(( $(date +%s) - start )) s)"
 else
-  failed "make demo on Debian 13: $(tail -n 1 "$work/demo.log")"
+  failed "make demo on $sys: $(tail -n 1 "$work/demo.log")"
 fi
 start=$(date +%s)
 in_root "cd $src && make check" > "$work/check.log" 2>&1
 st=$?
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$work/check.log" | tail -n 1)
 if test $st -eq 0 && test -n "$summary" && ! grep -q '^FAIL' "$work/check.log"; then
-  passed "make check on Debian 13: $summary ($(( $(date +%s) - start )) s)"
+  passed "make check on $sys: $summary ($(( $(date +%s) - start )) s)"
 else
-  failed "make check on Debian 13 (status $st): ${summary:-no summary}; $(grep -m 3 '^FAIL' "$work/check.log" | tr '\n' ' ' | cut -c1-300)"
+  failed "make check on $sys (status $st): ${summary:-no summary}; $(grep -m 3 '^FAIL' "$work/check.log" | tr '\n' ' ' | cut -c1-300)"
 fi
 # The device code is this flavour's: its open and write are the
 # host-service ones.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The two commands on $sys or Ubuntu 24.04 itself: in a root of that
+# The two commands on Debian 13 or Ubuntu 24.04 itself: in a root of that
 # system (build-aux/trixie-root.sh, which GOMP_HS_GCC14_ROOT=noble makes an
 # Ubuntu noble root; with the build tools besides the system's own GCC 14
 # compilers), a copy of this tree is configured and built by plain "make"

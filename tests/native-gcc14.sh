@@ -1,13 +1,13 @@
 #!/bin/sh
 # The two commands on Debian 13 or Ubuntu 24.04 itself: in a root of that
-# system (build-aux/trixie-root.sh, which GOMP_HS_GCC14_ROOT=noble makes an
-# Ubuntu noble root; with the build tools besides the system's own GCC 14
-# compilers), a copy of this tree is configured and built by plain "make"
-# (configure finds only gcc-14's offload compiler there, so the build is
-# the GCC 14 flavour alone), installed with "make install prefix=DIR", and
-# the installed gomp-gcc builds a program whose target region does stdio
-# and POSIX I/O, with this flavour's runtime in its PTX and libgomp.so.1;
-# make demo and make check work there.
+# system (build-aux/trixie-root.sh's: GOMP_HS_GCC14_ROOT=trixie or noble,
+# by default the host's kind; with the build tools besides the system's
+# own GCC 14 compilers), a copy of this tree is configured and built by
+# plain "make" (configure finds only gcc-14's offload compiler there, so
+# the build is the GCC 14 flavour alone), installed with "make install
+# prefix=DIR", and the installed gomp-gcc builds a program whose target
+# region does stdio and POSIX I/O, with this flavour's runtime in its PTX
+# and libgomp.so.1; make demo and make check work there.
 # The caches (GOMP_HS_CACHE) are the host's, bound into the root: what the
 # host built from the same sources and recipes is used, as a second build
 # on that system would.  Not in make check (make check-debian13, make
@@ -18,7 +18,10 @@
 top=$1
 work=$2
 cache=${GOMP_HS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/libgomp-host-services}
-case ${GOMP_HS_GCC14_ROOT:-trixie} in
+# The system: the root build-aux/trixie-root.sh makes (GOMP_HS_GCC14_ROOT,
+# or by default the host's).
+kind=$("$top"/build-aux/trixie-root.sh --kind) || exit 2
+case $kind in
   noble) tag=ubuntu2404 sys="Ubuntu 24.04" ;;
   *) tag=debian13 sys="Debian 13" ;;
 esac
